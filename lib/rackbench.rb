@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+require_relative "rackbench/version"
+
+# rackbench: reproducible benchmarks of Ruby web application servers.
+#
+# The pipeline is measure -> store -> render, each in its own files:
+#   Suite (YAML) -> Plan (cells) -> Runner (Supervisor, Servers, Engines, Sampler)
+#   -> Store (SQLite) -> Reports (table, markdown, csv, json).
+module Rackbench
+  # Base class of every error rackbench reports to the user as one clear line.
+  class Error < StandardError; end
+
+  # A suite file, a CLI flag or a config value is invalid. Nothing was started.
+  class ConfigError < Error; end
+
+  # A name (server, engine, report format, suite) is not registered.
+  class UnknownName < ConfigError; end
+
+  # A service failed to start, became unready, or died: recorded in the cell.
+  class ServiceError < Error
+    attr_reader :log_tail
+
+    def initialize(message, log_tail: nil)
+      super(message)
+      @log_tail = log_tail
+    end
+  end
+
+  ROOT = File.expand_path("..", __dir__)
+
+  autoload :CLI, "rackbench/cli"
+  autoload :Registry, "rackbench/registry"
+  autoload :Target, "rackbench/target"
+  autoload :Result, "rackbench/result"
+  autoload :Supervisor, "rackbench/supervisor"
+  autoload :Sampler, "rackbench/sampler"
+  autoload :Readiness, "rackbench/readiness"
+  autoload :Suite, "rackbench/suite"
+  autoload :Plan, "rackbench/plan"
+  autoload :Runner, "rackbench/runner"
+  autoload :Store, "rackbench/store"
+  autoload :Environment, "rackbench/environment"
+  autoload :Pinning, "rackbench/pinning"
+  autoload :Stats, "rackbench/stats"
+  autoload :Servers, "rackbench/servers"
+  autoload :Engines, "rackbench/engines"
+  autoload :Reports, "rackbench/reports"
+  autoload :Apps, "rackbench/apps"
+end

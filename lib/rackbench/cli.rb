@@ -1,0 +1,43 @@
+# frozen_string_literal: true
+
+require "optparse"
+
+module Rackbench
+  # `rackbench COMMAND [ARGS]`: each command is one file in lib/rackbench/cli/,
+  # a class with #initialize(argv, out, err) and #call returning an exit status.
+  module CLI
+    COMMANDS = {
+      "run" => "run a suite (built-in name or YAML file; default: quick) and print its table",
+      "report" => "render a stored run again (--format table|markdown|csv|json|html)",
+      "servers" => "list server adapters: installed, version, status, knobs",
+      "suites" => "list the built-in suites",
+      "verify" => "request every endpoint of a bundled app once and check each answer",
+      "load" => "run the native load engine directly (rackbench-load)"
+    }.freeze
+
+    def self.start(argv, out: $stdout, err: $stderr)
+      name = argv.first
+      if name.nil? || %w[-h --help help].include?(name)
+        out.puts usage
+        return name.nil? ? 1 : 0
+      end
+      return (out.puts(VERSION) || 0) if %w[-v --version].include?(name)
+
+      unless COMMANDS.key?(name) && File.exist?(File.join(__dir__, "cli", "#{name}.rb"))
+        err.puts "rackbench: unknown command #{name.inspect}\n\n#{usage}"
+        return 1
+      end
+      require_relative "cli/#{name}"
+      const_get(name.capitalize).new(argv.drop(1), out, err).call
+    rescue Error, OptionParser::ParseError => e
+      err.puts "rackbench: #{e.message}"
+      2
+    end
+
+    def self.usage
+      "Usage: rackbench COMMAND [options]\n\nCommands:\n" +
+        COMMANDS.map { |c, d| format("  %-8s %s\n", c, d) }.join +
+        "\nrackbench COMMAND --help shows a command's options."
+    end
+  end
+end

@@ -1,0 +1,44 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module CLI
+    # rackbench report [RUN_ID] [--format F] [--results DIR] [--list]
+    class Report
+      def initialize(argv, out, err)
+        @argv = argv
+        @out = out
+        @err = err
+        @format = "table"
+        @results = Store::DEFAULT_DIR
+      end
+
+      def call
+        parser.parse!(@argv)
+        store = Store.new(@results)
+        return list(store) if @list
+
+        run = store.run(@argv.first)
+        @out.puts Reports.fetch(@format).new(run, store.cells(run["id"])).render
+        0
+      end
+
+      private
+
+      def list(store)
+        store.runs.each do |r|
+          @out.puts format("%5d  %-24s %-11s %s", r["id"], r["suite"], r["status"], r["started_at"])
+        end
+        0
+      end
+
+      def parser
+        OptionParser.new do |o|
+          o.banner = "Usage: rackbench report [RUN_ID] [options]   (default: the latest run)"
+          o.on("--format FORMAT", "#{Reports.names.join(", ")} (default table)") { |f| @format = Reports.fetch(f) && f }
+          o.on("--results DIR", "results folder (default: #{Store::DEFAULT_DIR})") { |d| @results = d }
+          o.on("--list", "list stored runs") { @list = true }
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,64 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Engines
+    # ApacheBench (apache2-utils), as the 2008 seeds ran it: `ab -c C -n N`, or
+    # `ab -c C -t S` for a duration. HTTP/1.0; keep-alive (-k) unless keepalive: false.
+    # Its report is parsed; percentiles come from its "served within" table (ms).
+    class Ab < Base
+      NAME = "ab"
+      EXECUTABLE = "ab"
+
+      def version
+        `#{path} -V 2>&1`[/Version (\S+)/, 1]
+      rescue SystemCallError
+        nil
+      end
+
+      def validate!(load)
+        super
+        raise ConfigError, "engine ab is closed loop only; use engine: native for a rate" if load.rate
+
+        self
+      end
+
+      def command(load, _dir)
+        argv = [path, "-r", "-c", load.concurrency.to_s, "-s", load.timeout_s.ceil.to_s]
+        argv << "-k" if load.keepalive
+        if load.requests
+          argv += ["-n", load.requests.to_s]
+        else
+          # -t alone caps the run at 50000 requests; raise the cap so the duration rules.
+          argv += ["-t", load.duration_s.ceil.to_s, "-n", "100000000"]
+        end
+        argv << load.target.url
+      end
+
+      def parse(output, _load, argv)
+        num = ->(re) { output[re, 1]&.to_f }
+        complete = num.call(/^Complete requests:\s+(\d+)/)
+        raise ServiceError.new("ab printed no report", log_tail: output.lines.last(10).join) unless complete
+
+        duration_s = num.call(/^Time taken for tests:\s+([\d.]+)/)
+        percentiles = output.scan(/^\s+(\d+)%\s+(\d+)/).to_h { |p, ms| [p.to_i, ms.to_i * 1000] }
+        failed = output[/\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\)/] &&
+                 Regexp.last_match.captures.map(&:to_i)
+        connect, receive, length, exceptions = failed || [0, 0, 0, 0]
+        non2xx = num.call(/^Non-2xx responses:\s+(\d+)/).to_i
+        mean_ms = num.call(/^Time per request:\s+([\d.]+) \[ms\] \(mean\)$/)
+        Result.new(
+          engine: NAME, requests: complete.to_i, duration_s: duration_s,
+          requests_per_s: num.call(/^Requests per second:\s+([\d.]+)/),
+          bytes: num.call(/^Total transferred:\s+(\d+)/).to_i,
+          latency_us: { "mean" => mean_ms && (mean_ms * 1000).round(1), "p50" => percentiles[50],
+                        "p90" => percentiles[90], "p99" => percentiles[99], "max" => percentiles[100] },
+          errors: { "connect" => connect, "read" => receive + exceptions, "check" => length, "status" => non2xx },
+          warnings: ["ab's latency percentiles have millisecond resolution"],
+          command: argv, raw: output
+        )
+      end
+    end
+
+    register("ab", Ab)
+  end
+end

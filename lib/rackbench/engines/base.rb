@@ -1,0 +1,75 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Engines
+    # What to drive: one target at one concurrency for a duration (or a request count).
+    #   warmup_s: load applied before measuring, never counted
+    #   rate:     requests per second over all connections (open loop); nil = closed loop
+    Load = Struct.new(:target, :concurrency, :threads, :duration_s, :warmup_s, :requests,
+                      :timeout_s, :rate, :keepalive, keyword_init: true) do
+      def initialize(**)
+        super
+        self.threads ||= 1
+        self.warmup_s ||= 0
+        self.timeout_s ||= 10
+        self.keepalive = true if keepalive.nil?
+      end
+
+      # How long the engine may run before the supervisor gives up on it.
+      def deadline_s
+        (duration_s || 60) + warmup_s + timeout_s + 30
+      end
+    end
+
+    # The contract of a load engine. The Runner calls, in this order:
+    #
+    #   engine = Engines.fetch("wrk").new
+    #   engine.available? / engine.version / engine.unavailable_reason
+    #   engine.validate!(load)          # ConfigError for what it cannot do (e.g. unix targets)
+    #   argv = engine.command(load, dir) # exact argv, recorded verbatim
+    #   (the Runner runs argv through the Supervisor, pinned to the client CPUs)
+    #   result = engine.parse(output, load, argv)   # => Result
+    #
+    # warmup_in_run? says whether the engine cuts load.warmup_s out of one
+    # continuous run itself; if not, the Runner warms up with a separate run of
+    # the same engine and waits until the server is idle before measuring.
+    class Base
+      def name = self.class::NAME
+      def executable = self.class::EXECUTABLE
+
+      def available?
+        !path.nil?
+      end
+
+      def path
+        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, executable) }
+           .find { |f| File.executable?(f) && !File.directory?(f) }
+      end
+
+      def unavailable_reason
+        "#{executable} is not on PATH (bin/setup installs it)" unless available?
+      end
+
+      def version = nil
+      def warmup_in_run? = false
+      def supports_unix? = false
+
+      def validate!(load)
+        raise ConfigError, "engine #{name} cannot target a Unix socket; use engine: native" if load.target.unix? && !supports_unix?
+
+        self
+      end
+
+      # Runs the engine to completion; returns [Result, argv].
+      def run(load, supervisor:, dir:, cpus: nil, log_name: "#{name}.out")
+        validate!(load)
+        argv = command(load, dir)
+        output, status = supervisor.capture(argv, name: name, log_path: File.join(dir, log_name),
+                                                  timeout_s: load.deadline_s, cpus: cpus)
+        raise ServiceError.new("#{name} failed (#{status.inspect})", log_tail: output.lines.last(10).join) unless status.success?
+
+        parse(output, load, cpus ? ["taskset", "-c", cpus.join(","), *argv] : argv)
+      end
+    end
+  end
+end

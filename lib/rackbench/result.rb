@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+module Rackbench
+  # What one load run measured, in the one shape every engine returns.
+  # Every numeric field carries its unit in its name; latencies are microseconds.
+  #
+  #   errors:         {"connect"=>0, "read"=>0, "write"=>0, "timeout"=>0, "status"=>0, ...}
+  #                   ("status" counts responses outside 2xx/3xx)
+  #   status_counts:  {"200"=>1234}
+  #   latency_us:     {"mean"=>, "p50"=>, "p90"=>, "p99"=>, "max"=>, ...}
+  #   series:         [{"t_s"=>1, "requests"=>, "errors"=>, "p50_us"=>, "p99_us"=>, "max_us"=>}]
+  #   command:        the engine's argv, exactly as run
+  Result = Struct.new(
+    :engine, :requests, :duration_s, :requests_per_s, :bytes, :latency_us, :errors,
+    :status_counts, :reconnects, :series, :histogram, :warnings, :command, :raw,
+    keyword_init: true
+  ) do
+    ERROR_KINDS = %w[connect read write timeout status malformed check].freeze
+
+    def self.from_h(hash)
+      new(**hash.transform_keys(&:to_sym).slice(*members))
+    end
+
+    def initialize(**)
+      super
+      self.errors = ERROR_KINDS.to_h { |k| [k, 0] }.merge((errors || {}).transform_keys(&:to_s))
+      self.latency_us ||= {}
+      self.status_counts ||= {}
+      self.series ||= []
+      self.warnings ||= []
+      self.reconnects ||= 0
+    end
+
+    def error_count
+      errors.values.sum
+    end
+
+    # Requests attempted: the completed ones plus those that failed without a response.
+    def total
+      requests + errors.except("status", "check").values.sum
+    end
+
+    def to_h
+      super.except(:raw).transform_keys(&:to_s)
+    end
+  end
+end

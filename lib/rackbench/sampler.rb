@@ -1,0 +1,132 @@
+# frozen_string_literal: true
+
+module Rackbench
+  # Samples a process tree from /proc while load runs: RSS and PSS (from
+  # smaps_rollup: forked workers share copy-on-write pages, so PSS is the honest
+  # total), CPU time (utime+stime, children included via the live tree), and the
+  # number of processes and threads.
+  #
+  #   sampler = Sampler.new(root_pids: [pid], interval_s: 0.5).start
+  #   ... load ...
+  #   samples = sampler.stop   # => [Sample, ...]
+  class Sampler
+    Sample = Struct.new(:t_s, :rss_bytes, :pss_bytes, :cpu_s, :processes, :threads, keyword_init: true)
+
+    CLOCK_TICKS = 100 # sysconf(_SC_CLK_TCK) on Linux
+    PAGE_BYTES = 4096
+
+    def self.summarize(samples)
+      return {} if samples.empty?
+
+      first, last = samples.first, samples.last
+      elapsed = last.t_s - first.t_s
+      {
+        "rss_max_bytes" => samples.map(&:rss_bytes).max,
+        "pss_max_bytes" => samples.map(&:pss_bytes).compact.max,
+        "rss_mean_bytes" => (samples.sum(&:rss_bytes) / samples.size),
+        "cpu_s" => (last.cpu_s - first.cpu_s).round(3),
+        "cpu_percent" => elapsed.positive? ? ((last.cpu_s - first.cpu_s) / elapsed * 100).round(1) : nil,
+        "processes_max" => samples.map(&:processes).max,
+        "threads_max" => samples.map(&:threads).max
+      }
+    end
+
+    def initialize(root_pids:, interval_s: 0.5, proc_dir: "/proc")
+      @root_pids = root_pids
+      @interval_s = interval_s
+      @proc = proc_dir
+      @samples = []
+      @started = now
+    end
+
+    def start
+      @running = true
+      @thread = Thread.new do
+        while @running
+          take
+          sleep @interval_s
+        end
+      end
+      self
+    end
+
+    def stop
+      @running = false
+      @thread&.join
+      take
+      @samples
+    end
+
+    # One sample of the whole tree under the root pids, right now.
+    def take
+      pids = tree_pids
+      stats = pids.filter_map { |pid| process_stat(pid) }
+      sample = Sample.new(
+        t_s: (now - @started).round(3),
+        rss_bytes: stats.sum { |s| s[:rss_bytes] },
+        pss_bytes: stats.all? { |s| s[:pss_bytes] } ? stats.sum { |s| s[:pss_bytes] } : nil,
+        cpu_s: stats.sum { |s| s[:cpu_s] },
+        processes: stats.size,
+        threads: stats.sum { |s| s[:threads] }
+      )
+      @samples << sample
+      sample
+    end
+
+    # The roots and all their descendants, found through /proc/*/stat's ppid.
+    def tree_pids
+      parents = Hash.new { |h, k| h[k] = [] }
+      Dir.each_child(@proc) do |entry|
+        next unless entry.match?(/\A\d+\z/)
+
+        stat = read("#{@proc}/#{entry}/stat") or next
+        parents[stat_fields(stat)[1].to_i] << entry.to_i
+      end
+      seen = []
+      queue = @root_pids.select { |p| File.exist?("#{@proc}/#{p}") }
+      until queue.empty?
+        pid = queue.shift
+        next if seen.include?(pid)
+
+        seen << pid
+        queue.concat(parents[pid])
+      end
+      seen
+    end
+
+    private
+
+    def process_stat(pid)
+      stat = read("#{@proc}/#{pid}/stat") or return nil
+      fields = stat_fields(stat)
+      {
+        cpu_s: (fields[11].to_i + fields[12].to_i).fdiv(CLOCK_TICKS),
+        threads: fields[17].to_i,
+        rss_bytes: fields[21].to_i * PAGE_BYTES,
+        pss_bytes: pss_bytes(pid)
+      }
+    end
+
+    # Fields after "pid (comm)": index 0 is state, 1 ppid, 11 utime, 12 stime,
+    # 17 num_threads, 21 rss (pages) -- see proc(5), shifted by two.
+    def stat_fields(stat)
+      stat[(stat.rindex(")") + 2)..].split
+    end
+
+    def pss_bytes(pid)
+      rollup = read("#{@proc}/#{pid}/smaps_rollup") or return nil
+      kb = rollup[/^Pss:\s+(\d+) kB/, 1]
+      kb && kb.to_i * 1024
+    end
+
+    def read(path)
+      File.read(path)
+    rescue Errno::ENOENT, Errno::ESRCH, Errno::EACCES, Errno::EINVAL
+      nil
+    end
+
+    def now
+      Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    end
+  end
+end

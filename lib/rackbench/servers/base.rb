@@ -1,0 +1,141 @@
+# frozen_string_literal: true
+
+require "rbconfig"
+require "socket"
+
+module Rackbench
+  module Servers
+    # The contract of a server adapter. The Runner calls, in this order:
+    #
+    #   server = Servers.fetch("puma").new(config)  # config: the suite's entry (Hash)
+    #   server.validate!                  # raises ConfigError on knobs it does not take
+    #   server.installed?, server.version # for `rackbench servers` and provenance
+    #   argv = server.command(app:, bind:, dir:)   # exact argv, recorded verbatim
+    #   child = supervisor.spawn(argv, env: server.env, ...)
+    #   Readiness.wait(bind.target)       # a real HTTP answer, no fixed sleep
+    #   server.stop(supervisor, child)    # graceful signal, then the group is killed
+    #
+    # A subclass sets NAME, GEM (the gem whose version it reports) and KNOBS (the
+    # config keys it takes besides "server", "label", "bind", "port"), and
+    # implements #command.
+    class Base
+      COMMON_KEYS = %w[server label bind port].freeze
+
+      # Where a server listens: a loopback TCP port or a Unix socket path.
+      Bind = Struct.new(:port, :socket_path, keyword_init: true) do
+        def unix? = !socket_path.nil?
+        def target(path = "/") = unix? ? Target.unix(socket_path, path) : Target.tcp(port, path)
+        def to_s = unix? ? "unix:#{socket_path}" : "127.0.0.1:#{port}"
+      end
+
+      class << self
+        attr_reader :knob_docs
+
+        # Declares a config key this server takes, with its meaning for `rackbench servers`.
+        def knob(name, doc)
+          (@knob_docs ||= {})[name.to_s] = doc
+        end
+
+        def knobs = (knob_docs || {}).keys
+        def server_name = self::NAME
+        def gem_name = self::GEM
+
+        def installed?
+          !gem_spec.nil?
+        end
+
+        def version
+          gem_spec&.version&.to_s
+        end
+
+        def gem_spec
+          Gem::Specification.find_by_name(gem_name)
+        rescue Gem::MissingSpecError
+          nil
+        end
+
+        # Why this server cannot run here, or nil when it can.
+        def unavailable_reason
+          "gem #{gem_name} is not installed (add it to the Gemfile and run bin/setup)" unless installed?
+        end
+
+        def supports_unix? = true
+      end
+
+      attr_reader :config
+
+      def initialize(config)
+        @config = config.transform_keys(&:to_s)
+      end
+
+      def name = self.class.server_name
+
+      def validate!
+        unknown = config.keys - COMMON_KEYS - self.class.knobs
+        unless unknown.empty?
+          raise ConfigError, "server #{name}: unknown key #{unknown.first.inspect}; " \
+                             "it takes #{(self.class.knobs + COMMON_KEYS).join(", ")}"
+        end
+        if unix? && !self.class.supports_unix?
+          raise ConfigError, "server #{name} cannot listen on a Unix socket (bind: unix)"
+        end
+        self
+      end
+
+      # "puma x2:8" in the notation of 003_766978340d4031d9.txt: workers:threads.
+      def label
+        config["label"] || [name, shape].compact.join(" ") + (unix? ? " (unix)" : "")
+      end
+
+      def shape
+        w = config["workers"]
+        t = config["threads"]
+        return nil if w.nil? && t.nil?
+
+        t ? "x#{w || 0}:#{t}" : "x#{w}"
+      end
+
+      def unix? = config["bind"].to_s == "unix"
+
+      # Chooses where to listen: a socket in dir, the suite's port, or a free port.
+      def bind(dir)
+        return Bind.new(socket_path: File.join(dir, "#{name}.sock")) if unix?
+
+        Bind.new(port: config["port"] || Servers::Base.free_port)
+      end
+
+      def env = {}
+
+      # Signal for a graceful stop; the supervisor kills the group after the grace period.
+      def stop_signal = "TERM"
+
+      def stop(supervisor, child)
+        supervisor.stop(child, signal: stop_signal)
+      end
+
+      # A TCP port on 127.0.0.1 that nothing listens on right now.
+      def self.free_port
+        server = TCPServer.new("127.0.0.1", 0)
+        server.addr[1]
+      ensure
+        server&.close
+      end
+
+      private
+
+      def ruby = RbConfig.ruby
+
+      # The gem's own executable, run with this Ruby: exact and recordable.
+      def gem_bin(exe, gem = self.class.gem_name)
+        [ruby, Gem.bin_path(gem, exe)]
+      end
+
+      def int(key, default)
+        value = config.fetch(key, default)
+        return value if value.is_a?(Integer) && value >= 0
+
+        raise ConfigError, "server #{name}: #{key} must be a whole number >= 0, got #{value.inspect}"
+      end
+    end
+  end
+end

@@ -1,0 +1,33 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Servers
+    # Thin: one EventMachine reactor process; threaded: true hands requests to a pool.
+    #
+    #   - {server: thin}
+    #   - {server: thin, bind: unix, threads: 20}
+    class Thin < Base
+      NAME = "thin"
+      GEM = "thin"
+      knob :threads, "run requests on a thread pool of this size (--threaded)"
+      knob :max_conns, "maximum connections (--max-conns)"
+
+      def command(app:, bind:, dir:)
+        argv = [*gem_bin("thin"), "start", "--rackup", app, "--environment", "production",
+                "--chdir", File.dirname(app), "--tag", "rackbench"]
+        argv += bind.unix? ? ["--socket", bind.socket_path] : ["--address", "127.0.0.1", "--port", bind.port.to_s]
+        if config["threads"]
+          argv += ["--threaded", "--threadpool-size", int("threads", 20).to_s]
+        end
+        argv += ["--max-conns", int("max_conns", 1024).to_s] if config["max_conns"]
+        argv
+      end
+
+      def shape
+        config["threads"] ? "x1:#{config["threads"]}" : nil
+      end
+    end
+
+    register("thin", Thin)
+  end
+end

@@ -1,0 +1,38 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Servers
+    # Unicorn: N forked single-threaded workers behind one listen socket (FIFO).
+    # Its config file is generated into the cell's folder and kept there.
+    #
+    #   - {server: unicorn, workers: 4, preload: true}
+    class Unicorn < Base
+      NAME = "unicorn"
+      GEM = "unicorn"
+      knob :workers, "worker processes (worker_processes)"
+      knob :preload, "preload_app true"
+      knob :backlog, "listen backlog (default 1024)"
+
+      def command(app:, bind:, dir:)
+        config_path = File.join(dir, "unicorn.rb")
+        File.write(config_path, config_file(bind))
+        [*gem_bin("unicorn"), "-E", "production", "-c", config_path, app]
+      end
+
+      def config_file(bind)
+        listen = bind.unix? ? bind.socket_path : "127.0.0.1:#{bind.port}"
+        <<~RUBY
+          worker_processes #{int("workers", 1)}
+          listen #{listen.inspect}, backlog: #{int("backlog", 1024)}
+          preload_app #{config["preload"] ? "true" : "false"}
+          timeout 120
+        RUBY
+      end
+
+      # QUIT is unicorn's graceful stop (TERM is its immediate one).
+      def stop_signal = "QUIT"
+    end
+
+    register("unicorn", Unicorn)
+  end
+end

@@ -1,0 +1,28 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Servers
+    # WEBrick through rackup: one process, a thread per connection. TCP only.
+    #
+    #   - {server: webrick}
+    class Webrick < Base
+      NAME = "webrick"
+      GEM = "webrick"
+
+      def self.supports_unix? = false
+
+      def self.unavailable_reason
+        return super if super
+
+        "gem rackup is not installed" unless Gem::Specification.find_all_by_name("rackup").any?
+      end
+
+      def command(app:, bind:, dir:)
+        [*gem_bin("rackup", "rackup"), "--server", "webrick", "--host", "127.0.0.1",
+         "--port", bind.port.to_s, "--env", "production", app]
+      end
+    end
+
+    register("webrick", Webrick)
+  end
+end

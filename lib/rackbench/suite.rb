@@ -1,0 +1,181 @@
+# frozen_string_literal: true
+
+require "psych"
+
+module Rackbench
+  # A suite file, read and validated. Errors name the file, the line and the key.
+  #
+  #   name: quick
+  #   app: rack                 # a bundled app (apps/NAME) or a path to a config.ru
+  #   endpoints: [/hello, /sleep/50]
+  #   concurrency: [1, 8, 32]
+  #   duration_s: 3
+  #   warmup_s: 1
+  #   engine: wrk
+  #   servers:
+  #     - {server: puma, threads: 16}
+  #     - {server: unicorn, workers: 2}
+  class Suite
+    BUILTIN_DIR = File.join(__dir__, "suites")
+
+    # key => [check, default]
+    KEYS = {
+      "name" => [String, nil],
+      "description" => [String, ""],
+      "app" => [String, "rack"],
+      "endpoints" => [Array, nil],
+      "concurrency" => [Array, [10]],
+      "duration_s" => [Numeric, 10],
+      "warmup_s" => [Numeric, 2],
+      "requests" => [Integer, nil],
+      "timeout_s" => [Numeric, 10],
+      "rate" => [Numeric, nil],
+      "engine" => [String, "wrk"],
+      "client_threads" => [Integer, 1],
+      "keepalive" => [[true, false], true],
+      "pin" => [[true, false], true],
+      "ready_timeout_s" => [Numeric, 30],
+      "servers" => [Array, nil],
+      "smoke" => [Hash, {}],
+      "article" => [Hash, {}]
+    }.freeze
+    REQUIRED = %w[endpoints servers].freeze
+
+    attr_reader :path, :data
+
+    def self.builtin_names
+      Dir[File.join(BUILTIN_DIR, "*.yml")].map { |f| File.basename(f, ".yml") }.sort
+    end
+
+    # A built-in suite's name or a path to a YAML file.
+    def self.load(name_or_path, overrides: {})
+      path = File.exist?(name_or_path.to_s) ? name_or_path : File.join(BUILTIN_DIR, "#{name_or_path}.yml")
+      unless File.exist?(path)
+        raise ConfigError, "no suite #{name_or_path.inspect}: not a file, and not a built-in suite " \
+                           "(#{builtin_names.join(", ")})"
+      end
+      new(File.read(path), path: path, overrides: overrides)
+    end
+
+    def initialize(yaml, path: "(suite)", overrides: {})
+      @path = path
+      @lines = {}
+      root = parse(yaml)
+      @data = root.to_ruby
+      raise error(nil, "must be a mapping of keys (name, app, endpoints, servers, ...)") unless @data.is_a?(Hash)
+
+      index_lines(root.children.first, [])
+      validate!
+      apply_defaults
+      @data.merge!(@data["smoke"]) if overrides.delete("smoke")
+      @data.merge!(overrides)
+    end
+
+    def [](key) = @data[key]
+    def name = @data["name"] || File.basename(path, ".yml")
+
+    # [{"name"=>, "path"=>, "expect_status"=>, "expect_body"=>}]
+    def endpoints
+      @data["endpoints"].map { |e| e.is_a?(String) ? { "name" => e, "path" => e } : { "name" => e["path"] }.merge(e) }
+    end
+
+    def server_configs = @data["servers"]
+
+    # Path of the config.ru to serve.
+    def app_path
+      app = @data["app"]
+      bundled = File.join(ROOT, "apps", app, "config.ru")
+      return bundled if File.exist?(bundled)
+
+      candidate = File.expand_path(app, File.dirname(path))
+      candidate = File.join(candidate, "config.ru") if File.directory?(candidate)
+      return candidate if File.exist?(candidate)
+
+      raise error(["app"], "#{app.inspect} is neither a bundled app (#{Apps.names.join(", ")}) nor a config.ru")
+    end
+
+    # ConfigError naming file, line and key path.
+    def error(key_path, message)
+      line = key_path && (@lines[key_path] || @lines[key_path[0, 1]])
+      where = [path, line].compact.join(":")
+      key = key_path ? " #{key_path.join(".")}" : ""
+      ConfigError.new("#{where}:#{key} #{message}")
+    end
+
+    private
+
+    def parse(yaml)
+      Psych.parse(yaml, filename: path) || raise(error(nil, "is empty"))
+    rescue Psych::SyntaxError => e
+      raise ConfigError, "#{path}:#{e.line}: invalid YAML: #{e.problem} #{e.context}".strip
+    end
+
+    # Remembers the line of every key, so errors can name it.
+    def index_lines(node, key_path)
+      case node
+      when Psych::Nodes::Mapping
+        node.children.each_slice(2) do |k, v|
+          p = key_path + [k.value]
+          @lines[p] = k.start_line + 1
+          index_lines(v, p)
+        end
+      when Psych::Nodes::Sequence
+        node.children.each_with_index do |v, i|
+          @lines[key_path + [i]] = v.start_line + 1
+          index_lines(v, key_path + [i])
+        end
+      end
+    end
+
+    def validate!
+      @data.each do |key, value|
+        check, = KEYS.fetch(key) { raise error([key], "unknown key; known keys: #{KEYS.keys.join(", ")}") }
+        ok = check.is_a?(Array) ? check.include?(value) : value.is_a?(check)
+        raise error([key], "must be #{check.is_a?(Array) ? check.join(" or ") : check.name.downcase}, got #{value.inspect}") unless ok || value.nil?
+      end
+      REQUIRED.each { |k| raise error(nil, "missing key #{k.inspect}") unless @data[k] }
+      validate_list("concurrency") { |c| c.is_a?(Integer) && c.positive? ? nil : "must be a whole number > 0" }
+      validate_list("endpoints") do |e|
+        path = e.is_a?(Hash) ? e["path"] : e
+        path.is_a?(String) && path.start_with?("/") ? nil : "must be a path starting with / (or {path: ...})"
+      end
+      validate_servers
+      validate_engine
+    end
+
+    def validate_list(key)
+      @data[key].each_with_index do |v, i|
+        msg = yield(v)
+        raise error([key, i], "#{msg}, got #{v.inspect}") if msg
+      end
+    end
+
+    def validate_servers
+      @data["servers"].each_with_index do |entry, i|
+        raise error(["servers", i], "must be a mapping like {server: puma, threads: 5}") unless entry.is_a?(Hash)
+
+        klass = begin
+          Servers.fetch(entry.fetch("server") { raise error(["servers", i], "missing key \"server\"") })
+        rescue UnknownName => e
+          raise error(["servers", i, "server"], e.message)
+        end
+        begin
+          klass.new(entry).validate!
+        rescue ConfigError => e
+          bad = entry.keys.find { |k| e.message.include?(k.inspect) } || "server"
+          raise error(["servers", i, bad], e.message)
+        end
+      end
+    end
+
+    def validate_engine
+      Engines.fetch(@data["engine"] || KEYS["engine"][1])
+    rescue UnknownName => e
+      raise error(["engine"], e.message)
+    end
+
+    def apply_defaults
+      KEYS.each { |key, (_, default)| @data[key] = default if @data[key].nil? && !default.nil? }
+    end
+  end
+end

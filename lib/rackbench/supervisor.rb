@@ -1,0 +1,138 @@
+# frozen_string_literal: true
+
+module Rackbench
+  # The only code that spawns, waits on and signals processes.
+  #
+  # Every child starts in its own process group (pgroup: true) with stdout and
+  # stderr captured to a log file. #stop sends the child's whole group a signal,
+  # waits up to grace_s, then SIGKILLs the group. #stop_all runs on every exit
+  # path: normal return, exceptions, and SIGINT/SIGTERM of rackbench (#trap_signals).
+  class Supervisor
+    # A started process: its pid (= its process group id), argv and log file.
+    Child = Struct.new(:pid, :argv, :log_path, :name, :status, keyword_init: true) do
+      def alive?
+        return false if status
+
+        pid_done, st = Process.waitpid2(pid, Process::WNOHANG)
+        self.status = st if pid_done
+        status.nil?
+      rescue Errno::ECHILD
+        self.status ||= :reaped
+        false
+      end
+
+      def log_tail(lines = 20)
+        return "" unless log_path && File.exist?(log_path)
+
+        File.readlines(log_path, chomp: true).last(lines).join("\n")
+      end
+    end
+
+    DEFAULT_GRACE_S = 5
+    # Every child's environment carries the supervising rackbench's pid, so a
+    # process rackbench started can always be traced back to it (tests do).
+    OWNER_ENV = "RACKBENCH_SUPERVISOR_PID"
+
+    def initialize
+      @children = []
+      @mutex = Mutex.new
+    end
+
+    attr_reader :children
+
+    # Starts argv in a new process group. cpus: a list of CPU ids for taskset.
+    def spawn(argv, name:, log_path:, env: {}, chdir: Dir.pwd, cpus: nil)
+      argv = argv.map(&:to_s)
+      full = cpus ? ["taskset", "-c", cpus.join(","), *argv] : argv
+      File.write(log_path, "") if log_path
+      out = log_path ? [log_path, "a"] : File::NULL
+      pid = Process.spawn(env.merge(OWNER_ENV => Process.pid.to_s), *full, chdir: chdir, pgroup: true, in: File::NULL,
+                                      out: out, err: [:child, :out], close_others: true)
+      child = Child.new(pid: pid, argv: full, log_path: log_path, name: name)
+      @mutex.synchronize { @children << child }
+      child
+    end
+
+    # Runs argv to completion (in its own group, so Ctrl-C reaches it through us).
+    # Returns [stdout_string, Process::Status]. Kills the group if the deadline passes.
+    def capture(argv, name:, log_path:, timeout_s:, env: {}, cpus: nil, chdir: Dir.pwd)
+      child = spawn(argv, name: name, log_path: log_path, env: env, cpus: cpus, chdir: chdir)
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
+      while child.alive?
+        if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+          stop(child, grace_s: 1)
+          raise ServiceError.new("#{name} ran past its #{timeout_s}s deadline", log_tail: child.log_tail)
+        end
+        sleep 0.02
+      end
+      forget(child)
+      [File.read(log_path), child.status]
+    end
+
+    # Stops the child's process group: signal, grace period, then SIGKILL.
+    def stop(child, signal: "TERM", grace_s: DEFAULT_GRACE_S)
+      signal_group(child, signal) if child.alive?
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + grace_s
+      sleep 0.02 while child.alive? && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
+      # The leader may be gone while daemons it forked remain in the group.
+      signal_group(child, "KILL")
+      reap(child)
+      forget(child)
+    end
+
+    def stop_all
+      @children.dup.reverse_each { |c| stop(c, grace_s: 2) }
+    end
+
+    # Stops every child on SIGINT/SIGTERM, then exits with 128+signal like a shell.
+    def trap_signals
+      %w[INT TERM].each do |sig|
+        Signal.trap(sig) do
+          Thread.new { stop_all }.join
+          exit!(128 + Signal.list.fetch(sig))
+        end
+      end
+    end
+
+    # Pids of live processes that a supervisor in process owner_pid started,
+    # found through their environment (what tests use to prove nothing is left).
+    def self.processes_of(owner_pid, proc_dir: "/proc")
+      marker = "#{OWNER_ENV}=#{owner_pid}\0"
+      Dir.each_child(proc_dir).filter_map do |entry|
+        next unless entry.match?(/\A\d+\z/)
+
+        environ = File.binread("#{proc_dir}/#{entry}/environ") rescue next # rubocop:disable Style/RescueModifier
+        state = File.read("#{proc_dir}/#{entry}/stat")[/\) (\S)/, 1] rescue next # rubocop:disable Style/RescueModifier
+        entry.to_i if environ.include?(marker) && state != "Z"
+      end
+    end
+
+    # True while any process of the child's group exists.
+    def group_alive?(child)
+      Process.kill(0, -child.pid)
+      true
+    rescue Errno::ESRCH
+      false
+    rescue Errno::EPERM
+      true
+    end
+
+    private
+
+    def signal_group(child, signal)
+      Process.kill(signal, -child.pid)
+    rescue Errno::ESRCH, Errno::EPERM
+      nil
+    end
+
+    def reap(child)
+      Process.waitpid(child.pid) unless child.status
+    rescue Errno::ECHILD
+      nil
+    end
+
+    def forget(child)
+      @mutex.synchronize { @children.delete(child) }
+    end
+  end
+end

@@ -1,0 +1,24 @@
+# frozen_string_literal: true
+
+require_relative "lib/rackbench/version"
+
+Gem::Specification.new do |spec|
+  spec.name = "rackbench"
+  spec.version = Rackbench::VERSION
+  spec.authors = ["rackbench developers"]
+  spec.summary = "Reproducible benchmarks of Ruby web application servers"
+  spec.description = "Starts Ruby app servers and proxies in chosen configurations, drives load " \
+                     "through standard workloads, and keeps every measurement in SQLite."
+  spec.license = "MIT"
+  spec.required_ruby_version = ">= 3.1"
+
+  spec.files = Dir["lib/**/*", "exe/*", "apps/**/*", "ext/**/*.{c,h,rb}", "ext/**/Makefile",
+                   "README.md", "CHANGELOG.md", "LICENSE"]
+  spec.bindir = "exe"
+  spec.executables = ["rackbench"]
+  spec.require_paths = ["lib"]
+
+  spec.add_dependency "rack", ">= 2.2"
+  spec.add_dependency "sqlite3", ">= 1.4"
+  spec.metadata["rubygems_mfa_required"] = "true"
+end

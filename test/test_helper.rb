@@ -1,0 +1,69 @@
+# frozen_string_literal: true
+
+$LOAD_PATH.unshift(File.expand_path("../lib", __dir__))
+require "rackbench"
+require "minitest/autorun"
+require "tmpdir"
+require "fileutils"
+
+module Rackbench
+  # Helpers shared by the tests: temporary folders, deadlines instead of sleeps,
+  # and the check that no process rackbench started is left behind.
+  module TestHelpers
+    def tmpdir
+      @tmpdir ||= Dir.mktmpdir("rackbench-test").tap { |d| (@tmpdirs ||= []) << d }
+    end
+
+    def teardown
+      (@tmpdirs || []).each { |d| FileUtils.rm_rf(d) }
+      super
+    end
+
+    # Polls the block until it is truthy or the monotonic deadline passes.
+    def wait_until(timeout_s: 10, message: "condition")
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
+      loop do
+        value = yield
+        return value if value
+        flunk "#{message} not met within #{timeout_s}s" if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+        sleep 0.05
+      end
+    end
+
+    def leftovers(owner_pid = Process.pid)
+      Supervisor.processes_of(owner_pid)
+    end
+
+    def assert_nothing_left(owner_pid = Process.pid)
+      pids = wait_until(timeout_s: 5, message: "no process left") do
+        left = leftovers(owner_pid)
+        left.empty? ? left : nil
+      end
+      assert_empty pids
+    end
+
+    def suite_yaml(extra = {})
+      {
+        "name" => "test", "app" => "rack", "endpoints" => ["/hello"], "concurrency" => [2],
+        "duration_s" => 1, "warmup_s" => 0, "engine" => "wrk",
+        "servers" => [{ "server" => "puma", "threads" => 2 }]
+      }.merge(extra).to_yaml
+    end
+
+    def write_suite(extra = {}, name: "suite.yml")
+      path = File.join(tmpdir, name)
+      File.write(path, suite_yaml(extra))
+      path
+    end
+
+    def run_cli(*argv)
+      out = StringIO.new
+      err = StringIO.new
+      status = CLI.start(argv, out: out, err: err)
+      [status, out.string, err.string]
+    end
+  end
+end
+
+Minitest::Test.include(Rackbench::TestHelpers)
