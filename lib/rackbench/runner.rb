@@ -3,8 +3,9 @@
 require "fileutils"
 
 module Rackbench
-  # Runs a Plan: for each server config, start it -> wait until ready -> verify
-  # the endpoints -> for each cell: warm up, load while sampling, record -> stop.
+  # Runs a Plan: start the suite's services, then for each server config:
+  # deploy it (instances, proxy) -> wait until ready -> for each cell: verify
+  # the endpoint, warm up, load while sampling, record -> stop.
   # Faults (a server that never gets ready, exits, or answers wrongly) become
   # failed cells with their reason and log tail; the suite goes on.
   #
@@ -34,9 +35,11 @@ module Rackbench
       emit(:run_started, @run, plan)
       status = "interrupted"
       begin
+        @service_env = start_services
         plan.groups.each { |group| run_group(group) }
         status = "finished"
       ensure
+        @services&.each { |s| s.stop(supervisor) }
         supervisor.stop_all
         store.finish_run(@run["id"], status)
       end
@@ -50,90 +53,97 @@ module Rackbench
       Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version)
     end
 
+    # Starts the suite's backing services; returns the env vars the app gets.
+    def start_services
+      @services = []
+      (suite["services"] || []).each_with_object({}) do |config, env|
+        service = Services.fetch(config["service"]).new(config)
+        @services << service
+        dir = File.join(@run["dir"], "service-#{config["service"]}")
+        FileUtils.mkdir_p(dir)
+        env.merge!(service.start(supervisor, dir))
+      end
+    end
+
     def run_group(group)
       server = Servers.fetch(group.server_config["server"]).new(group.server_config)
       dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(server.label)))
       FileUtils.mkdir_p(dir)
-      if (why = server.class.unavailable_reason)
+      if (why = unavailable_reason(server))
         return group.cells.each { |cell| fail_cell(cell, server, "#{server.name} cannot run here: #{why}") }
       end
 
-      instance = nil
+      deployment = nil
+      verified = {}
       group.cells.each do |cell|
         emit(:cell_started, cell)
-        instance = start(server, dir) unless instance&.child&.alive?
-        run_cell(cell, server, instance, dir)
+        unless deployment&.alive?
+          deployment&.stop
+          verified.clear
+          deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path,
+                                              env: @service_env, cpus: pinning.server_cpus,
+                                              ready_timeout_s: suite["ready_timeout_s"]).start
+        end
+        run_cell(cell, server, deployment, verified, dir)
       rescue ServiceError => e
-        fail_cell(cell, server, e.message, e.log_tail, instance, emit_start: false)
-        instance = nil if instance && !instance.child.alive?
+        fail_cell(cell, server, e.message, e.log_tail, deployment, emit_start: false)
       end
     ensure
-      supervisor.stop(instance.child) if instance
+      deployment&.stop
     end
 
-    # A started, ready server: the child process, where it listens, its argv.
-    Instance = Struct.new(:child, :bind, :argv, :verified, keyword_init: true)
-
-    def start(server, dir)
-      bind = server.bind(dir)
-      argv = server.command(app: suite.app_path, bind: bind, dir: dir)
-      child = supervisor.spawn(argv, name: server.label, log_path: File.join(dir, "server.log"),
-                                     env: server.env, chdir: File.dirname(suite.app_path),
-                                     cpus: pinning.server_cpus)
-      instance = Instance.new(child: child, bind: bind, argv: child.argv, verified: {})
-      Readiness.wait(bind.target, child: child, timeout_s: suite["ready_timeout_s"])
-      instance
-    rescue ServiceError
-      supervisor.stop(child, grace_s: 1) if child
-      raise
+    def unavailable_reason(server)
+      server.class.unavailable_reason || server.proxy_class&.unavailable_reason
     end
 
-    def run_cell(cell, server, instance, dir)
-      target = instance.bind.target(cell.endpoint["path"])
-      verify(cell.endpoint, target, instance)
-      load = Engines::Load.new(target: target, concurrency: cell.concurrency, threads: suite["client_threads"],
-                               duration_s: suite["duration_s"], warmup_s: suite["warmup_s"],
-                               requests: suite["requests"], timeout_s: suite["timeout_s"],
-                               rate: suite["rate"], keepalive: suite["keepalive"])
+    def run_cell(cell, server, deployment, verified, dir)
+      target = deployment.target(cell.endpoint["path"])
+      verify(cell.endpoint, target, deployment) unless verified[cell.endpoint["path"]]
+      verified[cell.endpoint["path"]] = true
+      load = load_for(target, cell)
       cell_dir = File.join(dir, "c#{cell.index}")
       FileUtils.mkdir_p(cell_dir)
-      idle_wait_s = warm_up(load, instance, cell_dir)
-      sampler = Sampler.new(root_pids: [instance.child.pid]).start
+      idle_wait_s = warm_up(load, deployment, cell_dir)
+      sampler = Sampler.new(root_pids: deployment.pids).start
       begin
         result = @engine.run(load, supervisor: supervisor, dir: cell_dir, cpus: pinning.client_cpus)
       ensure
         samples = sampler.stop
       end
-      unless instance.child.alive?
-        raise ServiceError.new("#{server.label} exited during the load (#{instance.child.status.inspect})",
-                               log_tail: instance.child.log_tail)
+      if (dead = deployment.dead_child)
+        raise ServiceError.new("#{dead.name} exited during the load (#{dead.status.inspect})", log_tail: dead.log_tail)
       end
+
       result.warnings << "warm-up: waited #{idle_wait_s.round(2)} s for the server to go idle" if idle_wait_s&.positive?
-      record(cell, server, instance, "ok", result: result, samples: samples)
+      record(cell, server, deployment, "ok", result: result, samples: samples)
+    end
+
+    def load_for(target, cell)
+      Engines::Load.new(target: target, concurrency: cell.concurrency, threads: suite["client_threads"],
+                        duration_s: suite["duration_s"], warmup_s: suite["warmup_s"],
+                        requests: suite["requests"], timeout_s: suite["timeout_s"],
+                        rate: suite["rate"], keepalive: suite["keepalive"])
     end
 
     # Every endpoint is requested once and checked before it is measured.
-    def verify(endpoint, target, instance)
-      return if instance.verified[endpoint["path"]]
-
+    def verify(endpoint, target, deployment)
       status, _headers, body = Readiness.get(target, timeout_s: suite["timeout_s"])
       expected = endpoint["expect_status"] || (200..399)
       unless expected === status # rubocop:disable Style/CaseEquality
         raise ServiceError, "verify #{endpoint["path"]}: status #{status}, expected #{expected}: #{body[0, 200].inspect}"
       end
       if endpoint["expect_body"] && !body.include?(endpoint["expect_body"].to_s)
-        raise ServiceError, "verify #{endpoint["path"]}: body does not contain #{endpoint["expect_body"].inspect}: #{body[0, 200].inspect}"
+        raise ServiceError, "verify #{endpoint["path"]}: body does not contain " \
+                            "#{endpoint["expect_body"].inspect}: #{body[0, 200].inspect}"
       end
-
-      instance.verified[endpoint["path"]] = true
     rescue SystemCallError, IOError => e
-      raise ServiceError.new("verify #{endpoint["path"]}: #{e.message}", log_tail: instance.child.log_tail)
+      raise ServiceError.new("verify #{endpoint["path"]}: #{e.message}", log_tail: deployment.children.first&.log_tail)
     end
 
     # An engine that cannot cut the warm-up from its own run gets a separate
     # warm-up run; then we wait until the server has gone idle, so no queued
     # requests from the warm-up are served inside the measurement.
-    def warm_up(load, instance, cell_dir)
+    def warm_up(load, deployment, cell_dir)
       return nil if @engine.warmup_in_run? || load.warmup_s.zero?
 
       warm = load.dup
@@ -144,11 +154,11 @@ module Rackbench
       rescue ServiceError
         nil # a warm-up failure shows again, measured, in the run itself
       end
-      wait_idle(instance.child.pid)
+      wait_idle(deployment.pids)
     end
 
-    def wait_idle(pid)
-      sampler = Sampler.new(root_pids: [pid])
+    def wait_idle(pids)
+      sampler = Sampler.new(root_pids: pids)
       started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       last = sampler.take
       loop do
@@ -161,22 +171,21 @@ module Rackbench
       end
     end
 
-    def fail_cell(cell, server, reason, log_tail = nil, instance = nil, emit_start: true)
+    def fail_cell(cell, server, reason, log_tail = nil, deployment = nil, emit_start: true)
       emit(:cell_started, cell) if emit_start
-      record(cell, server, instance, "failed", reason: reason, log_tail: log_tail)
+      record(cell, server, deployment, "failed", reason: reason, log_tail: log_tail)
     end
 
-    def record(cell, server, instance, status, result: nil, samples: [], reason: nil, log_tail: nil)
-      resources = Sampler.summarize(samples)
+    def record(cell, server, deployment, status, result: nil, samples: [], reason: nil, log_tail: nil)
       rec = {
         position: cell.index, server: server.name, label: server.label, config: cell.server_config,
         endpoint: cell.endpoint["name"], path: cell.endpoint["path"], concurrency: cell.concurrency,
         engine: @engine.name, status: status, reason: reason, log_tail: log_tail,
-        server_version: server.class.version, server_command: instance&.argv,
+        server_version: server.class.version, server_command: deployment&.commands,
         engine_command: result&.command, requests_per_s: result&.requests_per_s,
         latency_mean_us: result&.latency_us&.dig("mean"), latency_p99_us: result&.latency_us&.dig("p99"),
         requests: result&.requests, errors: result&.error_count, result: result&.to_h,
-        resources: resources, started_at: Time.now.utc.iso8601(3)
+        resources: Sampler.summarize(samples), started_at: Time.now.utc.iso8601(3)
       }
       store.add_cell(@run["id"], rec, samples)
       emit(:cell_finished, cell, rec)

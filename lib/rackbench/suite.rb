@@ -36,6 +36,7 @@ module Rackbench
       "pin" => [[true, false], true],
       "ready_timeout_s" => [Numeric, 30],
       "servers" => [Array, nil],
+      "services" => [Array, nil],
       "smoke" => [Hash, {}],
       "article" => [Hash, {}]
     }.freeze

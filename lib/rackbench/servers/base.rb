@@ -19,7 +19,7 @@ module Rackbench
     # config keys it takes besides "server", "label", "bind", "port"), and
     # implements #command.
     class Base
-      COMMON_KEYS = %w[server label bind port].freeze
+      COMMON_KEYS = %w[server label bind port instances proxy].freeze
 
       # Where a server listens: a loopback TCP port or a Unix socket path.
       Bind = Struct.new(:port, :socket_path, keyword_init: true) do
@@ -70,21 +70,43 @@ module Rackbench
 
       def name = self.class.server_name
 
+      def proxy_class = config["proxy"] && Proxies.fetch(config["proxy"]["proxy"])
+
       def validate!
         unknown = config.keys - COMMON_KEYS - self.class.knobs
         unless unknown.empty?
           raise ConfigError, "server #{name}: unknown key #{unknown.first.inspect}; " \
                              "it takes #{(self.class.knobs + COMMON_KEYS).join(", ")}"
         end
+        instances = config.fetch("instances", 1)
+        unless instances.is_a?(Integer) && instances.positive?
+          raise ConfigError, "server #{name}: \"instances\" must be a whole number > 0, got #{instances.inspect}"
+        end
+        raise ConfigError, "server #{name}: \"instances\" > 1 needs a \"proxy\" in front of them" if instances > 1 && !config["proxy"]
+
+        validate_proxy
         if unix? && !self.class.supports_unix?
           raise ConfigError, "server #{name} cannot listen on a Unix socket (bind: unix)"
         end
         self
       end
 
+      def validate_proxy
+        return unless config["proxy"]
+        raise ConfigError, "server #{name}: \"proxy\" must be a mapping like {proxy: nginx}" unless config["proxy"].is_a?(Hash)
+
+        Proxies.fetch(config["proxy"]["proxy"]).new(config["proxy"]).validate!
+      end
+
       # "puma x2:8" in the notation of 003_766978340d4031d9.txt: workers:threads.
       def label
-        config["label"] || [name, shape].compact.join(" ") + (unix? ? " (unix)" : "")
+        return config["label"] if config["label"]
+
+        text = [name, shape].compact.join(" ")
+        text += " (#{config["instances"]} instances)" if config.fetch("instances", 1) > 1
+        text += " (unix)" if unix?
+        text += " via #{Proxies.fetch(config["proxy"]["proxy"]).new(config["proxy"]).label}" if config["proxy"]
+        text
       end
 
       def shape
@@ -101,7 +123,7 @@ module Rackbench
       def bind(dir)
         return Bind.new(socket_path: File.join(dir, "#{name}.sock")) if unix?
 
-        Bind.new(port: config["port"] || Servers::Base.free_port)
+        Bind.new(port: (config["proxy"] ? nil : config["port"]) || Servers::Base.free_port)
       end
 
       def env = {}

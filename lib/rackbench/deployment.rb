@@ -1,0 +1,80 @@
+# frozen_string_literal: true
+
+require "fileutils"
+
+module Rackbench
+  # What serves one group of cells: one server process, or N instances of it
+  # behind a proxy. Started by the Runner, sampled as one tree, stopped as one.
+  #
+  #   servers:
+  #     - {server: thin, instances: 4, bind: unix, proxy: {proxy: nginx, workers: 3}}
+  #
+  # With a proxy, each instance gets its own bind, the proxy's config is
+  # generated into the group's folder, and load goes to the proxy.
+  # Contract of a proxy class (Proxies.fetch(name)):
+  #   proxy = klass.new(config)                 # config: the suite's proxy entry
+  #   proxy.validate!                           # ConfigError on unknown keys/values
+  #   argv = proxy.command(bind:, backends: [Bind], dir:)   # writes its config into dir
+  #   proxy.label, proxy.stop_signal, klass.version, klass.unavailable_reason
+  class Deployment
+    attr_reader :server, :proxy, :children, :bind
+
+    def initialize(server, supervisor:, dir:, app:, env: {}, cpus: nil, ready_timeout_s: Readiness::DEFAULT_TIMEOUT_S)
+      @server = server
+      @supervisor = supervisor
+      @dir = dir
+      @app = app
+      @env = env
+      @cpus = cpus
+      @ready_timeout_s = ready_timeout_s
+      @children = []
+      proxy_config = server.config["proxy"]
+      @proxy = proxy_config && Proxies.fetch(proxy_config["proxy"]).new(proxy_config)
+    end
+
+    def instances = server.config.fetch("instances", 1)
+
+    # Starts every instance (and the proxy), each answering HTTP before we go on.
+    def start
+      binds = Array.new(instances) { |i| start_instance(i) }
+      @bind = proxy ? start_proxy(binds) : binds.first
+      self
+    rescue ServiceError
+      stop
+      raise
+    end
+
+    def alive? = children.all?(&:alive?)
+    def dead_child = children.find { |c| !c.alive? }
+    def pids = children.map(&:pid)
+    def commands = children.map(&:argv)
+    def target(path) = bind.target(path)
+
+    def stop
+      children.reverse_each { |c| @supervisor.stop(c, signal: c.name.start_with?("proxy") ? proxy.stop_signal : server.stop_signal) }
+      children.clear
+    end
+
+    private
+
+    def start_instance(index)
+      dir = instances > 1 ? File.join(@dir, "instance-#{index + 1}").tap { |d| FileUtils.mkdir_p(d) } : @dir
+      bind = server.bind(dir)
+      argv = server.command(app: @app, bind: bind, dir: dir)
+      launch(argv, server.label, File.join(dir, "server.log"), server.env.merge(@env), File.dirname(@app), bind)
+    end
+
+    def start_proxy(backends)
+      bind = proxy.bind(@dir)
+      argv = proxy.command(bind: bind, backends: backends, dir: @dir)
+      launch(argv, "proxy #{proxy.label}", File.join(@dir, "proxy.log"), {}, @dir, bind)
+    end
+
+    def launch(argv, name, log_path, env, chdir, bind)
+      child = @supervisor.spawn(argv, name: name, log_path: log_path, env: env, chdir: chdir, cpus: @cpus)
+      @children << child
+      Readiness.wait(bind.target, child: child, timeout_s: @ready_timeout_s)
+      bind
+    end
+  end
+end
