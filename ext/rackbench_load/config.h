@@ -1,0 +1,53 @@
+/*
+ * config.h - the run's settings, filled by main.c from the command line
+ * and read (never written) by the workers and the output.
+ */
+#ifndef RACKBENCH_CONFIG_H
+#define RACKBENCH_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "net.h"
+
+#define CONFIG_DEFAULT_CONNECTIONS 10
+#define CONFIG_DEFAULT_THREADS 1
+#define CONFIG_DEFAULT_DURATION_NS (10ULL * 1000000000ULL)
+#define CONFIG_DEFAULT_TIMEOUT_NS (2ULL * 1000000000ULL)
+#define CONFIG_DEFAULT_INTERVAL_NS (1ULL * 1000000000ULL)
+#define CONFIG_MAX_EXPECT_STATUS 32
+
+typedef struct config {
+    int argc;
+    char **argv;                /* the exact arguments, for the record */
+    const char *url;
+    net_target_t target;
+    uint64_t connections;
+    int threads;
+    uint64_t duration_ns;       /* counted window; UINT64_MAX with -n alone */
+    uint64_t warmup_ns;         /* load applied before the counted window */
+    double rate_per_s;          /* 0: closed loop; > 0: open loop, total rate */
+    uint64_t timeout_ns;
+    uint64_t requests_limit;    /* -n: stop after this many counted; 0: none */
+    uint64_t interval_ns;       /* time-series interval */
+    const char *method;
+    const char *body;
+    size_t body_len;
+    const char **headers;       /* "Name: value" as given */
+    int header_count;
+    const char **paths;         /* --path list, taken in turn; or the URL's */
+    int path_count;
+    int expect_status[CONFIG_MAX_EXPECT_STATUS];
+    int expect_status_count;
+    const char *expect_body;
+    size_t expect_body_len;
+    int json;
+    int allow_remote;
+    int head_request;           /* method is HEAD: responses carry no body */
+    /* the serialized requests, one per path */
+    char **requests;
+    size_t *request_lens;
+    int request_count;
+} config_t;
+
+#endif

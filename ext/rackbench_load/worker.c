@@ -1,0 +1,718 @@
+/*
+ * worker.c - the event loops, see worker.h.
+ *
+ * Each connection is a small state machine driven by epoll (level
+ * triggered). A request is written directly when the previous response
+ * completes; writability is watched only after a short write, so a
+ * keep-alive request costs one write and one read. Timeouts and connect
+ * retries are found by a scan of the thread's connections every
+ * WORKER_TICK_NS, the open-loop schedule by a timerfd.
+ */
+#define _GNU_SOURCE
+#include "worker.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "http.h"
+#include "units.h"
+
+#define WORKER_READ_BUFFER_BYTES 65536
+#define WORKER_EPOLL_EVENTS 512
+#define WORKER_TICK_NS (10ULL * UNITS_NS_PER_MS)
+#define WORKER_RECONNECT_DELAY_NS (10ULL * UNITS_NS_PER_MS)
+
+enum conn_state {
+    CONN_CLOSED,     /* no socket; reconnect at retry_ns */
+    CONN_CONNECTING, /* connect in progress, waiting for writability */
+    CONN_WRITING,    /* request partly written, waiting for writability */
+    CONN_READING,    /* request written, waiting for the response */
+    CONN_IDLE        /* open loop: connected, nothing due */
+};
+
+enum error_kind { ERR_CONNECT, ERR_READ, ERR_WRITE, ERR_TIMEOUT, ERR_MALFORMED };
+
+struct worker;
+
+typedef struct conn {
+    struct worker *w;
+    int fd;
+    int state;
+    uint32_t events;       /* what epoll watches for fd */
+    int has_request;       /* a request is issued and not yet answered */
+    int resent;            /* this request was re-sent after an idle close */
+    int in_idle;           /* on the worker's idle stack (open loop) */
+    uint32_t generation;   /* bumped at every close: tells stale events apart */
+    uint64_t served;       /* responses on the current socket */
+    uint64_t start_ns;     /* latency origin: issued (closed) or scheduled (open) */
+    uint64_t deadline_ns;  /* timeout of the connect or request in flight */
+    uint64_t retry_ns;     /* CONN_CLOSED: when to connect again */
+    const char *req;
+    size_t req_len;
+    size_t req_off;
+    http_parser_t parser;
+} conn_t;
+
+typedef struct worker {
+    const config_t *cfg;
+    pthread_t thread;
+    int epfd;
+    int timerfd;
+    conn_t *conns;
+    size_t conn_count;
+    char *buf;
+    hist_t *latency_us;
+    series_t series;
+    worker_counts_t counts;
+    size_t path_next;
+    uint64_t start_ns;
+    uint64_t measure_ns;
+    uint64_t end_ns;
+    uint64_t next_tick_ns;
+    /* open loop */
+    int open_loop;
+    double sched_interval_ns;
+    uint64_t sched_index;
+    uint64_t sched_next_ns;
+    uint64_t timer_at_ns;
+    conn_t **idle;
+    size_t idle_count;
+    double cpu_s;
+    double wall_s;
+    int failed;
+} worker_t;
+
+static atomic_int worker_stopping;
+static atomic_ullong worker_stop_ns;
+static atomic_ullong worker_counted;
+static int worker_timer_tag;
+
+static uint64_t worker_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * UNITS_NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+void worker_stop(void)
+{
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&worker_stopping, &expected, 1))
+        atomic_store(&worker_stop_ns, worker_now_ns());
+}
+
+static int worker_counting(const worker_t *w, uint64_t now)
+{
+    return now >= w->measure_ns && now < w->end_ns;
+}
+
+/* ---- epoll bookkeeping ------------------------------------------------ */
+
+static void conn_watch(conn_t *c, uint32_t events)
+{
+    if (c->events == events)
+        return;
+    struct epoll_event ev = {.events = events, .data.ptr = c};
+    epoll_ctl(c->w->epfd, c->events ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c->fd, &ev);
+    c->events = events;
+}
+
+static void conn_close(conn_t *c)
+{
+    if (c->fd >= 0) {
+        c->w->cfg->target.ops->close(c->fd); /* also leaves the epoll set */
+        c->fd = -1;
+    }
+    c->generation++;
+    c->events = 0;
+    c->served = 0;
+    c->state = CONN_CLOSED;
+}
+
+/* ---- counting ------------------------------------------------------- */
+
+static void worker_error(worker_t *w, int kind, uint64_t now)
+{
+    if (!worker_counting(w, now))
+        return;
+    switch (kind) {
+    case ERR_CONNECT: w->counts.err_connect++; break;
+    case ERR_READ: w->counts.err_read++; break;
+    case ERR_WRITE: w->counts.err_write++; break;
+    case ERR_TIMEOUT: w->counts.err_timeout++; break;
+    default: w->counts.err_malformed++; break;
+    }
+    series_error(&w->series, now - w->measure_ns);
+}
+
+static int worker_status_expected(const config_t *cfg, int status)
+{
+    if (cfg->expect_status_count == 0)
+        return 1;
+    for (int i = 0; i < cfg->expect_status_count; i++)
+        if (cfg->expect_status[i] == status)
+            return 1;
+    return 0;
+}
+
+/* Count one complete response; returns 0 when the run must stop (-n reached). */
+static int worker_record(worker_t *w, conn_t *c, uint64_t now)
+{
+    if (!worker_counting(w, now))
+        return 1;
+    const config_t *cfg = w->cfg;
+    int keep_going = 1;
+    if (cfg->requests_limit) {
+        unsigned long long ticket = atomic_fetch_add(&worker_counted, 1);
+        if (ticket >= cfg->requests_limit)
+            return 0;
+        if (ticket + 1 == cfg->requests_limit) {
+            worker_stop();
+            keep_going = 0;
+        }
+    }
+    uint64_t latency_us = (now - c->start_ns + UNITS_NS_PER_US / 2) / UNITS_NS_PER_US;
+    w->counts.requests++;
+    hist_record(w->latency_us, latency_us);
+    series_record(&w->series, now - w->measure_ns, latency_us);
+    int status = c->parser.status;
+    if (status > 0 && status < WORKER_STATUS_CODES)
+        w->counts.status[status]++;
+    if (!worker_status_expected(cfg, status) || (cfg->expect_body_len && !c->parser.expect_found)) {
+        w->counts.err_check++;
+        series_error(&w->series, now - w->measure_ns);
+    }
+    return keep_going;
+}
+
+/* ---- requests ------------------------------------------------------- */
+
+static void conn_connect(conn_t *c, uint64_t now);
+static void conn_send(conn_t *c, uint64_t now);
+
+static void conn_issue(conn_t *c, uint64_t start_ns)
+{
+    worker_t *w = c->w;
+    const config_t *cfg = w->cfg;
+    size_t i = w->path_next++;
+    if (w->path_next >= (size_t)cfg->request_count)
+        w->path_next = 0;
+    c->req = cfg->requests[i];
+    c->req_len = cfg->request_lens[i];
+    c->req_off = 0;
+    c->start_ns = start_ns;
+    c->has_request = 1;
+    c->resent = 0;
+}
+
+/* Open loop: take the next scheduled send time if it is due. */
+static int worker_take_due(worker_t *w, uint64_t now, uint64_t *scheduled)
+{
+    if (w->sched_next_ns > now)
+        return 0;
+    *scheduled = w->sched_next_ns;
+    w->sched_index++;
+    w->sched_next_ns = w->start_ns + (uint64_t)((double)w->sched_index * w->sched_interval_ns);
+    return 1;
+}
+
+/* A connected socket with nothing in flight: send what is due, or wait. */
+static void conn_ready(conn_t *c, uint64_t now)
+{
+    worker_t *w = c->w;
+    if (!c->has_request) {
+        uint64_t scheduled;
+        if (!w->open_loop) {
+            conn_issue(c, now);
+        } else if (worker_take_due(w, now, &scheduled)) {
+            conn_issue(c, scheduled);
+        } else {
+            c->state = CONN_IDLE;
+            conn_watch(c, EPOLLIN);
+            if (!c->in_idle) {
+                c->in_idle = 1;
+                w->idle[w->idle_count++] = c;
+            }
+            return;
+        }
+    }
+    conn_send(c, now);
+}
+
+/* Drop the socket after an error; the request in flight (if any) is lost. */
+static void conn_fail(conn_t *c, int kind, uint64_t now)
+{
+    worker_error(c->w, kind, now);
+    conn_close(c);
+    c->has_request = 0;
+    if (kind == ERR_CONNECT) {
+        c->retry_ns = now + WORKER_RECONNECT_DELAY_NS;
+        return;
+    }
+    if (!c->w->open_loop)
+        conn_issue(c, now);
+    conn_connect(c, now);
+}
+
+/* The server closed a socket that had served a response: not an error. */
+static void conn_reconnect(conn_t *c, uint64_t now)
+{
+    if (worker_counting(c->w, now))
+        c->w->counts.reconnects++;
+    conn_close(c);
+    conn_connect(c, now);
+}
+
+static void conn_connect(conn_t *c, uint64_t now)
+{
+    worker_t *w = c->w;
+    int in_progress = 0;
+    int fd = w->cfg->target.ops->open(&w->cfg->target, &in_progress);
+    if (fd < 0) {
+        c->state = CONN_CLOSED;
+        worker_error(w, ERR_CONNECT, now);
+        c->has_request = 0;
+        c->retry_ns = now + WORKER_RECONNECT_DELAY_NS;
+        return;
+    }
+    c->fd = fd;
+    c->events = 0;
+    c->served = 0;
+    if (in_progress) {
+        c->state = CONN_CONNECTING;
+        c->deadline_ns = now + w->cfg->timeout_ns;
+        conn_watch(c, EPOLLOUT);
+        return;
+    }
+    conn_ready(c, now);
+}
+
+static void conn_send(conn_t *c, uint64_t now)
+{
+    worker_t *w = c->w;
+    if (c->req_off == 0) {
+        http_parser_init(&c->parser, w->cfg->head_request);
+        c->deadline_ns = now + w->cfg->timeout_ns;
+    }
+    while (c->req_off < c->req_len) {
+        ssize_t n = w->cfg->target.ops->write(c->fd, c->req + c->req_off, c->req_len - c->req_off);
+        if (n > 0) {
+            c->req_off += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN) {
+            c->state = CONN_WRITING;
+            conn_watch(c, EPOLLIN | EPOLLOUT);
+            return;
+        }
+        if (c->served && c->req_off == 0 && !c->resent) {
+            /* the server closed the idle keep-alive socket under us: send again */
+            c->resent = 1;
+            conn_reconnect(c, now);
+            return;
+        }
+        conn_fail(c, ERR_WRITE, now);
+        return;
+    }
+    c->state = CONN_READING;
+    conn_watch(c, EPOLLIN);
+}
+
+/* ---- responses ------------------------------------------------------ */
+
+static void conn_complete(conn_t *c, uint64_t now, int extra_bytes)
+{
+    worker_t *w = c->w;
+    if (!worker_record(w, c, now))
+        return;
+    c->served++;
+    c->has_request = 0;
+    if (extra_bytes) {
+        /* bytes beyond the response's end (e.g. a body longer than its Content-Length) */
+        conn_fail(c, ERR_MALFORMED, now);
+        return;
+    }
+    if (!c->parser.keep_alive) {
+        if (!w->open_loop)
+            conn_issue(c, now);
+        conn_reconnect(c, now);
+        return;
+    }
+    conn_ready(c, now);
+}
+
+/* The peer closed (or reset) the socket while we waited to read. */
+static void conn_closed_by_peer(conn_t *c, int reset, uint64_t now)
+{
+    if (c->state == CONN_IDLE) {
+        /* open loop: an idle keep-alive socket closed; take it out of the idle set lazily */
+        c->state = CONN_CLOSED;
+        conn_reconnect(c, now);
+        return;
+    }
+    int rc = reset ? (http_parser_started(&c->parser) ? HTTP_ERROR : HTTP_NEED_MORE)
+                   : http_parser_eof(&c->parser);
+    if (rc == HTTP_DONE) {
+        conn_complete(c, now, 0);
+        return;
+    }
+    if (rc == HTTP_NEED_MORE && c->served && !c->resent) {
+        /* closed after the previous response, before reading this request: send again */
+        c->resent = c->has_request;
+        conn_reconnect(c, now);
+        return;
+    }
+    conn_fail(c, ERR_READ, now);
+}
+
+static void conn_readable(conn_t *c, uint64_t now)
+{
+    worker_t *w = c->w;
+    for (;;) {
+        ssize_t n = w->cfg->target.ops->read(c->fd, w->buf, WORKER_READ_BUFFER_BYTES);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN)
+                return;
+            conn_closed_by_peer(c, 1, now);
+            return;
+        }
+        if (n == 0) {
+            conn_closed_by_peer(c, 0, now);
+            return;
+        }
+        if (worker_counting(w, now))
+            w->counts.bytes += (uint64_t)n;
+        if (c->state != CONN_READING && c->state != CONN_WRITING) {
+            conn_fail(c, ERR_MALFORMED, now); /* bytes nobody asked for */
+            return;
+        }
+        size_t used = 0;
+        int rc = http_parser_feed(&c->parser, w->buf, (size_t)n, &used);
+        if (rc == HTTP_ERROR) {
+            conn_fail(c, ERR_MALFORMED, now);
+            return;
+        }
+        if (rc == HTTP_DONE) {
+            conn_complete(c, now, used < (size_t)n);
+            return;
+        }
+        if ((size_t)n < WORKER_READ_BUFFER_BYTES)
+            return;
+    }
+}
+
+static void conn_writable(conn_t *c, uint64_t now)
+{
+    if (c->state == CONN_CONNECTING) {
+        int e = c->w->cfg->target.ops->finish(c->fd);
+        if (e) {
+            conn_fail(c, ERR_CONNECT, now);
+            return;
+        }
+        conn_ready(c, now);
+    } else if (c->state == CONN_WRITING) {
+        conn_send(c, now);
+    }
+}
+
+/* ---- timers --------------------------------------------------------- */
+
+static void worker_tick(worker_t *w, uint64_t now)
+{
+    for (size_t i = 0; i < w->conn_count; i++) {
+        conn_t *c = &w->conns[i];
+        switch (c->state) {
+        case CONN_CLOSED:
+            if (now >= c->retry_ns) {
+                if (!w->open_loop && !c->has_request)
+                    conn_issue(c, now);
+                conn_connect(c, now);
+            }
+            break;
+        case CONN_CONNECTING:
+            if (now >= c->deadline_ns)
+                conn_fail(c, ERR_CONNECT, now);
+            break;
+        case CONN_WRITING:
+        case CONN_READING:
+            if (now >= c->deadline_ns)
+                conn_fail(c, ERR_TIMEOUT, now);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* Open loop: hand due requests to idle connections, then arm the timer. */
+static void worker_dispatch(worker_t *w, uint64_t now)
+{
+    while (w->idle_count) {
+        conn_t *c = w->idle[w->idle_count - 1];
+        if (c->state != CONN_IDLE) {
+            /* closed while idle and busy again since */
+            c->in_idle = 0;
+            w->idle_count--;
+            continue;
+        }
+        uint64_t scheduled;
+        if (!worker_take_due(w, now, &scheduled))
+            break;
+        c->in_idle = 0;
+        w->idle_count--;
+        conn_issue(c, scheduled);
+        conn_send(c, now);
+    }
+    if (w->idle_count && w->timer_at_ns != w->sched_next_ns) {
+        struct itimerspec its = {0};
+        its.it_value.tv_sec = (time_t)(w->sched_next_ns / UNITS_NS_PER_S);
+        its.it_value.tv_nsec = (long)(w->sched_next_ns % UNITS_NS_PER_S);
+        timerfd_settime(w->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
+        w->timer_at_ns = w->sched_next_ns;
+    }
+}
+
+/* ---- the loop ------------------------------------------------------- */
+
+static void *worker_main(void *arg)
+{
+    worker_t *w = arg;
+    struct epoll_event events[WORKER_EPOLL_EVENTS];
+    uint64_t now = worker_now_ns();
+    uint64_t began = now;
+
+    for (size_t i = 0; i < w->conn_count; i++) {
+        conn_t *c = &w->conns[i];
+        if (!w->open_loop)
+            conn_issue(c, now);
+        conn_connect(c, now);
+    }
+    w->next_tick_ns = now + WORKER_TICK_NS;
+
+    for (;;) {
+        now = worker_now_ns();
+        if (now >= w->end_ns || atomic_load_explicit(&worker_stopping, memory_order_relaxed))
+            break;
+        if (now >= w->next_tick_ns) {
+            worker_tick(w, now);
+            w->next_tick_ns = now + WORKER_TICK_NS;
+        }
+        if (w->open_loop)
+            worker_dispatch(w, now);
+        uint64_t wake = w->next_tick_ns < w->end_ns ? w->next_tick_ns : w->end_ns;
+        int timeout_ms = wake > now ? (int)((wake - now + UNITS_NS_PER_MS - 1) / UNITS_NS_PER_MS) : 0;
+        int n = epoll_wait(w->epfd, events, WORKER_EPOLL_EVENTS, timeout_ms);
+        if (n < 0)
+            continue; /* EINTR */
+        now = worker_now_ns();
+        for (int i = 0; i < n; i++) {
+            conn_t *c = events[i].data.ptr;
+            if (c == (conn_t *)&worker_timer_tag) {
+                uint64_t expirations;
+                if (read(w->timerfd, &expirations, sizeof(expirations)) < 0) {
+                    /* nothing to do: the timer only wakes the loop */
+                }
+                w->timer_at_ns = 0;
+                continue;
+            }
+            if (c->fd < 0)
+                continue;
+            uint32_t ev = events[i].events;
+            if (ev & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+                if (c->state == CONN_CONNECTING) {
+                    conn_writable(c, now);
+                    continue;
+                }
+                uint32_t generation = c->generation;
+                conn_readable(c, now);
+                if (c->generation != generation)
+                    continue;
+            }
+            if (ev & EPOLLOUT)
+                conn_writable(c, now);
+        }
+    }
+
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+        w->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+    }
+    w->wall_s = (double)(worker_now_ns() - began) / 1e9;
+    for (size_t i = 0; i < w->conn_count; i++) {
+        conn_close(&w->conns[i]);
+        http_parser_free(&w->conns[i].parser);
+    }
+    return NULL;
+}
+
+/* ---- setup and merge ------------------------------------------------ */
+
+static void worker_counts_add(worker_counts_t *dst, const worker_counts_t *src)
+{
+    dst->requests += src->requests;
+    dst->bytes += src->bytes;
+    dst->reconnects += src->reconnects;
+    dst->err_connect += src->err_connect;
+    dst->err_read += src->err_read;
+    dst->err_write += src->err_write;
+    dst->err_timeout += src->err_timeout;
+    dst->err_malformed += src->err_malformed;
+    dst->err_check += src->err_check;
+    for (int i = 0; i < WORKER_STATUS_CODES; i++)
+        dst->status[i] += src->status[i];
+}
+
+static int worker_setup(worker_t *w, const config_t *cfg, size_t conn_count, double rate_per_s)
+{
+    memset(w, 0, sizeof(*w));
+    w->cfg = cfg;
+    w->epfd = -1;
+    w->timerfd = -1;
+    w->conn_count = conn_count;
+    w->conns = calloc(conn_count, sizeof(conn_t));
+    w->idle = calloc(conn_count, sizeof(conn_t *));
+    w->buf = malloc(WORKER_READ_BUFFER_BYTES);
+    w->latency_us = hist_new(HIST_LATENCY_HIGHEST_US, HIST_LATENCY_DIGITS);
+    series_init(&w->series, cfg->interval_ns);
+    if (!w->conns || !w->idle || !w->buf || !w->latency_us)
+        return -1;
+    w->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (w->epfd < 0)
+        return -1;
+    for (size_t i = 0; i < conn_count; i++) {
+        conn_t *c = &w->conns[i];
+        c->w = w;
+        c->fd = -1;
+        c->state = CONN_CLOSED;
+        http_parser_setup(&c->parser);
+        http_parser_expect_body(&c->parser, cfg->expect_body, cfg->expect_body_len);
+    }
+    if (rate_per_s > 0) {
+        w->open_loop = 1;
+        w->sched_interval_ns = 1e9 / rate_per_s;
+        w->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (w->timerfd < 0)
+            return -1;
+        struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &worker_timer_tag};
+        if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->timerfd, &ev) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void worker_teardown(worker_t *w)
+{
+    if (w->epfd >= 0)
+        close(w->epfd);
+    if (w->timerfd >= 0)
+        close(w->timerfd);
+    free(w->conns);
+    free(w->idle);
+    free(w->buf);
+    hist_free(w->latency_us);
+    series_free(&w->series);
+}
+
+int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_size)
+{
+    int threads = cfg->threads;
+    if ((uint64_t)threads > cfg->connections)
+        threads = (int)cfg->connections;
+    worker_t *workers = calloc((size_t)threads, sizeof(worker_t));
+    out->latency_us = hist_new(HIST_LATENCY_HIGHEST_US, HIST_LATENCY_DIGITS);
+    series_init(&out->series, cfg->interval_ns);
+    if (!workers || !out->latency_us) {
+        snprintf(err, err_size, "out of memory");
+        free(workers);
+        return -1;
+    }
+    atomic_store(&worker_stopping, 0);
+    atomic_store(&worker_counted, 0);
+
+    int rc = 0;
+    int setup_count = 0;
+    for (int t = 0; t < threads; t++) {
+        size_t share = (size_t)(cfg->connections / (uint64_t)threads) +
+                       ((uint64_t)t < cfg->connections % (uint64_t)threads ? 1 : 0);
+        double rate = cfg->rate_per_s * (double)share / (double)cfg->connections;
+        setup_count++;
+        if (worker_setup(&workers[t], cfg, share, rate) < 0) {
+            snprintf(err, err_size, "cannot set up thread %d: %s", t, strerror(errno));
+            rc = -1;
+            break;
+        }
+    }
+
+    uint64_t start = worker_now_ns();
+    uint64_t measure = start + cfg->warmup_ns;
+    uint64_t end = cfg->duration_ns == UINT64_MAX ? UINT64_MAX : measure + cfg->duration_ns;
+    int started = 0;
+    for (int t = 0; rc == 0 && t < threads; t++) {
+        worker_t *w = &workers[t];
+        w->start_ns = start;
+        w->measure_ns = measure;
+        w->end_ns = end;
+        w->sched_next_ns = start;
+        if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+            snprintf(err, err_size, "cannot start thread %d", t);
+            worker_stop();
+            rc = -1;
+            break;
+        }
+        started++;
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(workers[t].thread, NULL);
+
+    uint64_t finished = worker_now_ns();
+    if (atomic_load(&worker_stopping)) {
+        uint64_t stop = atomic_load(&worker_stop_ns);
+        if (stop < finished)
+            finished = stop;
+        out->interrupted = cfg->requests_limit == 0 || atomic_load(&worker_counted) < cfg->requests_limit;
+    }
+    if (finished > end)
+        finished = end;
+    out->duration_s = finished > measure ? (double)(finished - measure) / 1e9 : 0.0;
+
+    for (int t = 0; t < started; t++) {
+        worker_t *w = &workers[t];
+        worker_counts_add(&out->counts, &w->counts);
+        hist_merge(out->latency_us, w->latency_us);
+        series_merge(&out->series, &w->series);
+        double share = w->wall_s > 0 ? w->cpu_s / w->wall_s : 0;
+        if (share > out->max_thread_cpu_share)
+            out->max_thread_cpu_share = share;
+    }
+    for (int t = 0; t < setup_count; t++)
+        worker_teardown(&workers[t]);
+    free(workers);
+
+    /* the series covers the whole counted window, idle intervals included */
+    if (out->duration_s > 0) {
+        size_t intervals = (size_t)((out->duration_s * 1e9 + (double)cfg->interval_ns - 1) / (double)cfg->interval_ns);
+        series_pad(&out->series, intervals);
+    }
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0) {
+        out->user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+        out->sys_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+        out->max_rss_kb = (uint64_t)ru.ru_maxrss;
+    }
+    return rc;
+}

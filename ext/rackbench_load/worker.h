@@ -1,0 +1,66 @@
+/*
+ * worker.h - the load: T threads, each an epoll loop over its share of
+ * the N connections.
+ *
+ * Closed loop: a connection sends its next request as soon as the
+ * previous response is complete; latency runs from that moment (so a
+ * reconnect forced by the server is part of the next request's latency)
+ * to the last byte of the response.
+ * Open loop (--rate): each thread owns a schedule of send times at its
+ * share of the rate; a due request goes out on any idle connection, and
+ * its latency runs from its scheduled time, so waiting behind a stalled
+ * server counts (coordinated omission corrected, as wrk2 does).
+ *
+ * Timeline: start -> warm-up (load, nothing counted) -> counted window
+ * [measure_start, measure_end) -> stop. Requests and errors are counted
+ * by the time they complete or happen.
+ */
+#ifndef RACKBENCH_WORKER_H
+#define RACKBENCH_WORKER_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "hist.h"
+#include "series.h"
+
+#define WORKER_STATUS_CODES 600
+/* Requests longer than this get TCP_NODELAY (they may need several writes). */
+#define WORKER_NODELAY_MIN_REQUEST_BYTES 1400
+
+typedef struct worker_counts {
+    uint64_t requests;      /* complete responses (whatever the status) */
+    uint64_t bytes;         /* bytes read */
+    uint64_t reconnects;    /* server closed cleanly after a complete response */
+    uint64_t err_connect;
+    uint64_t err_read;      /* reset, or closed mid-response */
+    uint64_t err_write;
+    uint64_t err_timeout;   /* no complete response within --timeout (latency censored) */
+    uint64_t err_malformed; /* not HTTP, or bytes after the response */
+    uint64_t err_check;     /* --expect-status / --expect-body failed */
+    uint64_t status[WORKER_STATUS_CODES];
+} worker_counts_t;
+
+typedef struct run_result {
+    worker_counts_t counts;
+    hist_t *latency_us;       /* all counted latencies */
+    series_t series;
+    double duration_s;        /* length of the counted window actually run */
+    double user_s;            /* client CPU of the whole process */
+    double sys_s;
+    double max_thread_cpu_share; /* busiest thread's CPU time over its wall time */
+    uint64_t max_rss_kb;
+    int interrupted;          /* stopped by SIGINT */
+} run_result_t;
+
+/*
+ * worker_run - run the load described by cfg and fill *out (zeroed by
+ * the caller). Returns 0, or -1 with a reason in err (threads or memory
+ * could not be had).
+ */
+int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_size);
+
+/* worker_stop - ask a running worker_run to stop early (async-signal-safe). */
+void worker_stop(void);
+
+#endif
