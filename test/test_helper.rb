@@ -51,7 +51,7 @@ module Rackbench
       }.merge(extra).to_yaml
     end
 
-    def write_suite(extra = {}, name: "suite.yml")
+    def write_suite(extra = {}, name = "suite.yml")
       path = File.join(tmpdir, name)
       File.write(path, suite_yaml(extra))
       path

@@ -28,7 +28,7 @@ module Rackbench
       uri = URI.parse(text)
       raise ConfigError, "target #{text.inspect}: only http:// and unix: targets are supported" unless uri.scheme == "http"
 
-      new(host: uri.host, port: uri.port, path: uri.request_uri, allow_remote: allow_remote)
+      new(host: uri.hostname, port: uri.port, path: uri.request_uri, allow_remote: allow_remote)
     rescue URI::InvalidURIError => e
       raise ConfigError, "target #{text.inspect}: #{e.message}"
     end

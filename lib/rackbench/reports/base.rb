@@ -34,7 +34,7 @@ module Rackbench
         total = result["requests"] && (result["requests"] + result.fetch("errors", {}).except("status", "check").values.sum)
         {
           "server" => cell["label"], "concurrency" => cell["concurrency"],
-          "requests_per_s" => cell["requests_per_s"]&.round(1),
+          "requests_per_s" => cell["requests_per_s"]&.round(2),
           "latency_mean_ms" => cell["latency_mean_us"] && (cell["latency_mean_us"] / 1000.0).round(2),
           "latency_p99_ms" => cell["latency_p99_us"] && (cell["latency_p99_us"] / 1000.0).round(2),
           "errors" => cell["status"] == "ok" ? "#{cell["errors"]}/#{total}" : "FAILED",

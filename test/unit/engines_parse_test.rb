@@ -1,0 +1,51 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # The engines' parsers, on reports shaped like the tools' real output.
+  class EnginesParseTest < Minitest::Test
+    AB_REPORT = <<~TEXT
+      Concurrency Level:      100
+      Time taken for tests:   2.500 seconds
+      Complete requests:      10000
+      Failed requests:        7
+         (Connect: 1, Receive: 2, Length: 3, Exceptions: 1)
+      Non-2xx responses:      4
+      Total transferred:      1230000 bytes
+      Requests per second:    4000.00 [#/sec] (mean)
+      Time per request:       25.000 [ms] (mean)
+      Time per request:       0.250 [ms] (mean, across all concurrent requests)
+
+      Percentage of the requests served within a certain time (ms)
+        50%     20
+        66%     22
+        90%     30
+        99%     55
+       100%     70 (longest request)
+    TEXT
+
+    def load = Engines::Load.new(target: Target.tcp(1), concurrency: 100, duration_s: 2)
+
+    def test_ab_reports_become_one_result
+      result = Engines.fetch("ab").new.parse(AB_REPORT, load, ["ab"])
+      assert_equal [10_000, 2.5, 4000.0, 1_230_000], [result.requests, result.duration_s, result.requests_per_s, result.bytes]
+      assert_equal({ "mean" => 25_000.0, "p50" => 20_000, "p90" => 30_000, "p99" => 55_000, "max" => 70_000 }, result.latency_us)
+      assert_equal [1, 3, 3, 4], result.errors.values_at("connect", "read", "check", "status")
+    end
+
+    def test_wrk_json_lines_become_one_result
+      line = 'RACKBENCH_JSON {"requests":500,"duration_us":2000000,"bytes":6000,' \
+             '"errors":{"connect":0,"read":0,"write":0,"status":2,"timeout":1},' \
+             '"latency":{"mean":1500.5,"stdev":10.0,"min":100,"max":9000,"50":1400,"75":1600,"90":2000,"99":5000,"99.9":8000}}'
+      result = Engines.fetch("wrk").new.parse("Running 2s test\n#{line}\n", load, ["wrk"])
+      assert_equal [500, 250.0, 1400, 5000], [result.requests, result.requests_per_s, result.latency_us["p50"], result.latency_us["p99"]]
+      assert_equal 3, result.error_count
+    end
+
+    def test_an_engine_that_printed_no_report_is_a_service_error
+      assert_raises(ServiceError) { Engines.fetch("ab").new.parse("apr_socket_recv: Connection refused", load, ["ab"]) }
+      assert_raises(ServiceError) { Engines.fetch("wrk").new.parse("unable to connect", load, ["wrk"]) }
+    end
+  end
+end

@@ -1,0 +1,78 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "yaml"
+
+module Rackbench
+  class SuiteTest < Minitest::Test
+    def test_the_quick_suite_loads_and_expands_into_thirty_cells
+      suite = Suite.load("quick")
+      assert_equal "quick", suite.name
+      assert_equal 30, Plan.new(suite).size
+      assert_equal File.join(ROOT, "apps", "rack", "config.ru"), suite.app_path
+    end
+
+    def test_smoke_settings_replace_the_defaults
+      suite = Suite.load("quick", overrides: { "smoke" => true })
+      assert_equal [4], suite["concurrency"]
+      assert_equal 1, suite["duration_s"]
+    end
+
+    def test_an_unknown_key_is_named_with_its_file_and_line
+      path = File.join(tmpdir, "bad.yml")
+      File.write(path, suite_yaml.sub("engine: wrk", "engine: wrk\ncuncurrency: [1]"))
+      error = assert_raises(ConfigError) { Suite.load(path) }
+      line = File.readlines(path).index { |l| l.start_with?("cuncurrency") } + 1
+      assert_match "#{path}:#{line}: cuncurrency unknown key", error.message
+    end
+
+    def test_invalid_yaml_names_the_line
+      path = File.join(tmpdir, "broken.yml")
+      File.write(path, "name: x\nservers: [\n  {server: puma\n")
+      error = assert_raises(ConfigError) { Suite.load(path) }
+      assert_match(/broken.yml:\d+: invalid YAML/, error.message)
+    end
+
+    def test_an_unknown_server_lists_the_known_ones
+      error = assert_raises(ConfigError) { Suite.load(write_suite("servers" => [{ "server" => "mongoose" }])) }
+      assert_match(/servers.0.server unknown server "mongoose"; known: .*puma.*unicorn/, error.message)
+    end
+
+    def test_a_knob_the_server_does_not_take_is_named
+      error = assert_raises(ConfigError) { Suite.load(write_suite("servers" => [{ "server" => "unicorn", "threads" => 4 }])) }
+      assert_match(/servers.0.threads server unicorn: unknown key "threads"/, error.message)
+    end
+
+    def test_a_negative_worker_count_is_refused_when_the_command_is_built
+      server = Servers.fetch("puma").new("workers" => -1)
+      error = assert_raises(ConfigError) { server.command(app: "config.ru", bind: server.bind(tmpdir), dir: tmpdir) }
+      assert_match "workers must be a whole number >= 0, got -1", error.message
+    end
+
+    def test_a_concurrency_that_is_not_a_positive_number_is_named_with_its_value
+      error = assert_raises(ConfigError) { Suite.load(write_suite("concurrency" => [4, "many"])) }
+      assert_match 'concurrency.1 must be a whole number > 0, got "many"', error.message
+    end
+
+    def test_an_unknown_engine_lists_the_known_ones
+      error = assert_raises(ConfigError) { Suite.load(write_suite("engine" => "bombardier")) }
+      assert_match(/engine unknown engine "bombardier"; known: .*ab.*wrk/, error.message)
+    end
+
+    def test_webrick_cannot_be_asked_for_a_unix_socket
+      error = assert_raises(ConfigError) { Suite.load(write_suite("servers" => [{ "server" => "webrick", "bind" => "unix" }])) }
+      assert_match "cannot listen on a Unix socket", error.message
+    end
+
+    def test_a_missing_suite_names_the_built_in_ones
+      error = assert_raises(ConfigError) { Suite.load("no-such-suite") }
+      assert_match(/no suite "no-such-suite".*quick/, error.message)
+    end
+
+    def test_an_app_that_does_not_exist_is_named
+      suite = Suite.load(write_suite("app" => "missing/config.ru"))
+      error = assert_raises(ConfigError) { suite.app_path }
+      assert_match '"missing/config.ru" is neither a bundled app', error.message
+    end
+  end
+end
