@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  class SamplerTest < Minitest::Test
+    def test_it_sees_every_process_of_a_forked_tree_and_its_memory
+      supervisor = Supervisor.new
+      script = "3.times { fork { x = 'a' * 20_000_000; sleep 30 } }; sleep 30"
+      child = supervisor.spawn(["ruby", "-e", script], name: "forks", log_path: File.join(tmpdir, "f.log"))
+      sampler = Sampler.new(root_pids: [child.pid])
+      sample = wait_until(message: "4 processes with 60 MB") do
+        s = sampler.take
+        s.processes == 4 && s.rss_bytes > 60_000_000 && s
+      end
+      assert_operator sample.pss_bytes, :<=, sample.rss_bytes, "PSS never exceeds RSS: shared pages are split"
+      assert_operator sample.threads, :>=, 4, "at least a thread per process"
+    ensure
+      supervisor.stop_all
+    end
+
+    def test_cpu_time_grows_while_the_tree_computes
+      supervisor = Supervisor.new
+      child = supervisor.spawn(["ruby", "-e", "loop { 2**64 }"], name: "spin", log_path: File.join(tmpdir, "s.log"))
+      sampler = Sampler.new(root_pids: [child.pid])
+      first = sampler.take
+      wait_until(message: "0.2 s of CPU") { sampler.take.cpu_s - first.cpu_s >= 0.2 }
+      summary = Sampler.summarize(sampler.stop)
+      assert_operator summary["cpu_s"], :>=, 0.2
+      assert_operator summary["cpu_percent"], :>, 30
+    ensure
+      supervisor.stop_all
+    end
+
+    def test_a_tree_that_is_gone_gives_an_empty_sample
+      sample = Sampler.new(root_pids: [2**22 + 12_345]).take
+      assert_equal [0, 0], [sample.processes, sample.rss_bytes]
+    end
+  end
+end

@@ -1,0 +1,49 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  class SupervisorTest < Minitest::Test
+    def setup
+      @supervisor = Supervisor.new
+    end
+
+    def teardown
+      @supervisor.stop_all
+      super
+    end
+
+    # A shell that leaves a grandchild behind, which ignores TERM.
+    def stubborn_tree
+      @supervisor.spawn(["sh", "-c", "sh -c 'trap \"\" TERM; sleep 300' & sleep 300"],
+                        name: "tree", log_path: File.join(tmpdir, "tree.log"))
+    end
+
+    def test_stop_ends_the_whole_process_group_grandchildren_included
+      child = stubborn_tree
+      wait_until(message: "two processes") { leftovers.size >= 3 }
+      @supervisor.stop(child, grace_s: 0.5)
+      refute @supervisor.group_alive?(child)
+      assert_nothing_left
+    end
+
+    def test_a_child_writes_its_output_to_its_log
+      child = @supervisor.spawn(["sh", "-c", "echo started; echo oops >&2"], name: "echo", log_path: File.join(tmpdir, "echo.log"))
+      wait_until { !child.alive? }
+      assert_equal "started\noops", child.log_tail
+    end
+
+    def test_capture_gives_up_at_its_deadline_and_kills_the_group
+      error = assert_raises(ServiceError) do
+        @supervisor.capture(%w[sleep 30], name: "sleeper", log_path: File.join(tmpdir, "s.log"), timeout_s: 0.3)
+      end
+      assert_match "sleeper ran past its 0.3s deadline", error.message
+      assert_nothing_left
+    end
+
+    def test_children_carry_the_supervisors_pid_in_their_environment
+      @supervisor.spawn(%w[sleep 30], name: "sleeper", log_path: File.join(tmpdir, "s.log"))
+      assert_equal 1, wait_until { leftovers.size == 1 && leftovers }.size
+    end
+  end
+end
