@@ -1,0 +1,97 @@
+# frozen_string_literal: true
+
+require "json"
+require "ipaddr"
+
+module Rackbench
+  module Engines
+    # rackbench-load, the load engine in ext/rackbench_load (C, epoll), built by
+    # `rake compile` (bin/setup runs it):
+    #
+    #   engine: native          # in a suite
+    #   rackbench load http://127.0.0.1:9292/hello -c 100 -d 10s   # on its own
+    #
+    # Closed loop, or open loop at load.rate with latency measured from each
+    # request's scheduled send time. It targets Unix sockets, cuts the warm-up
+    # out of one continuous run, counts a server's clean close as a reconnect,
+    # and reports raw latencies, a full histogram and a per-second series.
+    class Native < Base
+      NAME = "native"
+      EXECUTABLE = "rackbench-load"
+      BINARY = File.join(ROOT, "ext", "rackbench_load", EXECUTABLE)
+
+      # The binary built in the source tree, else one on PATH.
+      def path
+        File.executable?(BINARY) ? BINARY : super
+      end
+
+      def unavailable_reason
+        "#{EXECUTABLE} is not built: run `bundle exec rake compile` (bin/setup does)" unless available?
+      end
+
+      def version
+        `#{path} --version 2>&1`[/rackbench-load (\S+)/, 1]
+      rescue SystemCallError
+        nil
+      end
+
+      def warmup_in_run? = true
+      def supports_unix? = true
+
+      def command(load, _dir)
+        argv = [path, "--json", "--connections", load.concurrency.to_s, "--threads", load.threads.to_s,
+                "--timeout", seconds(load.timeout_s)]
+        argv += ["--duration", seconds(load.duration_s)] if load.duration_s
+        argv += ["--requests", load.requests.to_s] if load.requests
+        argv += ["--warmup", seconds(load.warmup_s)] if load.warmup_s.to_f.positive?
+        argv += ["--rate", load.rate.to_s] if load.rate
+        argv += ["--header", "Connection: close"] unless load.keepalive
+        argv << "--allow-remote" if remote?(load.target)
+        argv << load.target.url
+      end
+
+      def parse(output, _load, argv)
+        line = output.lines.find { |l| l.start_with?("{") }
+        raise ServiceError.new("rackbench-load printed no JSON", log_tail: output.lines.last(10).join) unless line
+
+        data = JSON.parse(line)
+        status_counts = data.fetch("status_counts")
+        Result.new(
+          engine: NAME, requests: data.fetch("requests"), duration_s: data.fetch("duration_s").round(3),
+          requests_per_s: data.fetch("requests_per_s").round(2), bytes: data.fetch("bytes"),
+          latency_us: data.fetch("latency_us").transform_values { |v| v.is_a?(Float) ? v.round(1) : v },
+          errors: data.fetch("errors").merge("status" => non_success(status_counts)),
+          status_counts: status_counts, reconnects: data.fetch("reconnects"),
+          series: data.fetch("series"), histogram: data.fetch("histogram"),
+          warnings: data.fetch("warnings"), command: argv, raw: output
+        )
+      rescue JSON::ParserError, KeyError => e
+        raise ServiceError.new("rackbench-load printed unreadable JSON: #{e.message}", log_tail: output.lines.last(5).join)
+      end
+
+      private
+
+      # "2.5s" for 2.5, without a float's noise.
+      def seconds(value)
+        value = value.to_f
+        value == value.round ? "#{value.round}s" : "#{(value * 1000).round}ms"
+      end
+
+      # Responses outside 2xx/3xx, the Result's "status" error kind.
+      def non_success(status_counts)
+        status_counts.sum { |code, n| (200..399).cover?(code.to_i) ? 0 : n }
+      end
+
+      def remote?(target)
+        return false if target.unix? || target.host == "localhost"
+
+        addr = IPAddr.new(target.host.delete_prefix("[").delete_suffix("]"))
+        Target::LOOPBACK.none? { |net| net.include?(addr) }
+      rescue IPAddr::InvalidAddressError
+        true
+      end
+    end
+
+    register("native", Native)
+  end
+end
