@@ -3,7 +3,17 @@
 module Rackbench
   # Expands a Suite into cells: server config x endpoint x concurrency.
   # Cells are grouped by server config, so each server starts once per group.
+  #
+  # The seed suites shape the matrix further (000_4acd4926cf356a23.txt tests
+  # each workload at its own client counts, with workers = clients for sleep):
+  #   endpoints: [{path: /sleep/100, concurrency: [100, 250]}]  # this endpoint's levels
+  #   servers:
+  #     - {server: unicorn, workers: clients, endpoints: [/sleep/100], concurrency: [100]}
+  # An entry's endpoints/concurrency keep only those cells; a knob whose value
+  # is "clients" takes each cell's concurrency, one server start per level.
   class Plan
+    CLIENTS = "clients"
+
     Cell = Struct.new(:index, :server_index, :server_config, :endpoint, :concurrency, keyword_init: true) do
       def server_name = server_config["server"]
     end
@@ -16,22 +26,35 @@ module Rackbench
       @suite = suite
       @cells = []
       suite.server_configs.each_with_index do |config, si|
-        suite.endpoints.each do |endpoint|
-          suite["concurrency"].each do |c|
-            @cells << Cell.new(index: @cells.size + 1, server_index: si, server_config: config,
+        endpoints_for(config).each do |endpoint|
+          levels = endpoint["concurrency"] || suite["concurrency"]
+          levels &= config["concurrency"] if config["concurrency"]
+          levels.each do |c|
+            @cells << Cell.new(index: @cells.size + 1, server_index: si, server_config: self.class.for_clients(config, c),
                                endpoint: endpoint, concurrency: c)
           end
         end
       end
     end
 
+    # The entry with every "clients" knob replaced by the concurrency c.
+    def self.for_clients(config, clients)
+      config.transform_values { |v| v == CLIENTS ? clients : v }
+    end
+
     def groups
-      cells.group_by(&:server_index).map do |si, cells|
-        Group.new(server_index: si, server_config: cells.first.server_config, cells: cells)
+      cells.group_by { |c| [c.server_index, c.server_config] }.map do |(si, config), cells|
+        Group.new(server_index: si, server_config: config, cells: cells)
       end
     end
 
     def size = cells.size
+
+    def endpoints_for(config)
+      return suite.endpoints unless config["endpoints"]
+
+      suite.endpoints.select { |e| config["endpoints"].include?(e["path"]) || config["endpoints"].include?(e["name"]) }
+    end
 
     # Seconds of load the plan applies (warm-up included), for the ETA.
     def load_seconds
