@@ -15,6 +15,12 @@ module Rackbench
   #   servers:
   #     - {server: puma, threads: 16}
   #     - {server: unicorn, workers: 2}
+  #
+  # smoke: and scale: hold overrides that --smoke and --scale apply (smoke wins
+  # when both are given). A plain value replaces the suite's; a mapping such as
+  # `concurrency: {500: 100, 250: 50}` rewrites those values wherever the key
+  # appears (the suite, its endpoints, its server entries). What changed is kept
+  # in data["scaled"], so every output can say what was scaled.
   class Suite
     BUILTIN_DIR = File.join(__dir__, "suites")
 
@@ -38,6 +44,7 @@ module Rackbench
       "servers" => [Array, nil],
       "services" => [Array, nil],
       "smoke" => [Hash, {}],
+      "scale" => [Hash, {}],
       "article" => [Hash, {}]
     }.freeze
     REQUIRED = %w[endpoints servers].freeze
@@ -68,7 +75,12 @@ module Rackbench
       index_lines(root.children.first, [])
       validate!
       apply_defaults
-      @data.merge!(@data["smoke"]) if overrides.delete("smoke")
+      overrides = overrides.dup
+      smoke = overrides.delete("smoke")
+      scale = overrides.delete("scale")
+      if smoke || scale
+        apply_overrides(smoke ? "smoke" : "scale")
+      end
       @data.merge!(overrides)
     end
 
@@ -82,9 +94,8 @@ module Rackbench
 
     def server_configs = @data["servers"]
 
-    # Path of the config.ru to serve.
-    def app_path
-      app = @data["app"]
+    # Path of the config.ru to serve (a server entry may name its own app).
+    def app_path(app = @data["app"])
       bundled = File.join(ROOT, "apps", app, "config.ru")
       return bundled if File.exist?(bundled)
 
@@ -140,8 +151,64 @@ module Rackbench
         path = e.is_a?(Hash) ? e["path"] : e
         path.is_a?(String) && path.start_with?("/") ? nil : "must be a path starting with / (or {path: ...})"
       end
+      validate_endpoint_levels
       validate_servers
       validate_engine
+      %w[smoke scale].each { |block| validate_overrides(block) }
+    end
+
+    def validate_endpoint_levels
+      @data["endpoints"].each_with_index do |e, i|
+        next unless e.is_a?(Hash) && e.key?("concurrency")
+
+        levels = e["concurrency"]
+        ok = levels.is_a?(Array) && levels.all? { |c| c.is_a?(Integer) && c.positive? }
+        raise error(["endpoints", i, "concurrency"], "must be a list of whole numbers > 0, got #{levels.inspect}") unless ok
+      end
+    end
+
+    # Keys of smoke:/scale: must be suite keys; a mapping must map numbers to numbers.
+    def validate_overrides(block)
+      (@data[block] || {}).each do |key, value|
+        KEYS.fetch(key) { raise error([block, key], "unknown key; known keys: #{KEYS.keys.join(", ")}") }
+        raise error([block, key], "cannot be overridden in #{block}") if %w[name smoke scale article].include?(key)
+        next unless value.is_a?(Hash)
+
+        bad = value.find { |from, to| !from.is_a?(Numeric) || !to.is_a?(Numeric) }
+        raise error([block, key], "a mapping must map numbers to numbers (like {500: 100}), got #{bad.inspect}") if bad
+      end
+    end
+
+    def apply_overrides(block)
+      changes = []
+      @data[block].each do |key, value|
+        if value.is_a?(Hash)
+          changes += map_everywhere(key, value)
+        elsif @data[key] != value
+          changes << { "key" => key, "from" => @data[key], "to" => value }
+          @data[key] = value
+        end
+      end
+      @data["scaled"] = { "by" => block, "changes" => changes }
+    end
+
+    # Rewrites key's values by mapping in the suite, its endpoints and its server entries.
+    def map_everywhere(key, mapping)
+      changes = []
+      remap = lambda do |holder|
+        old = holder[key]
+        return if old.nil?
+
+        new = old.is_a?(Array) ? old.map { |v| mapping.fetch(v, v) }.uniq : mapping.fetch(old, old)
+        Array(old).zip(Array(old).map { |v| mapping.fetch(v, v) }).each do |from, to|
+          changes << { "key" => key, "from" => from, "to" => to } unless from == to
+        end
+        holder[key] = new
+      end
+      remap.call(@data)
+      @data["endpoints"].each { |e| remap.call(e) if e.is_a?(Hash) }
+      @data["servers"].each { |s| remap.call(s) }
+      changes.uniq
     end
 
     def validate_list(key)
@@ -160,13 +227,31 @@ module Rackbench
         rescue UnknownName => e
           raise error(["servers", i, "server"], e.message)
         end
+        validate_entry_filters(entry, i)
         begin
-          klass.new(entry).validate!
+          klass.new(Plan.for_clients(entry, 1)).validate!
         rescue ConfigError => e
           bad = entry.keys.find { |k| e.message.include?(k.inspect) } || "server"
           raise error(["servers", i, bad], e.message)
         end
       end
+    end
+
+    # An entry's endpoints: must name the suite's endpoints; its concurrency: whole numbers.
+    def validate_entry_filters(entry, index)
+      begin
+        app_path(entry["app"]) if entry["app"]
+      rescue ConfigError => e
+        raise error(["servers", index, "app"], e.message.sub(/\A.*?: app /, ""))
+      end
+      known = endpoints.flat_map { |e| [e["path"], e["name"]] }
+      Array(entry["endpoints"]).each do |e|
+        raise error(["servers", index, "endpoints"], "#{e.inspect} is not one of the suite's endpoints (#{known.uniq.join(", ")})") unless known.include?(e)
+      end
+      return unless entry.key?("concurrency")
+      return if entry["concurrency"].is_a?(Array) && entry["concurrency"].all? { |c| c.is_a?(Integer) && c.positive? }
+
+      raise error(["servers", index, "concurrency"], "must be a list of whole numbers > 0, got #{entry["concurrency"].inspect}")
     end
 
     def validate_engine
