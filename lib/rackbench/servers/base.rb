@@ -19,7 +19,8 @@ module Rackbench
     # config keys it takes besides "server", "label", "bind", "port"), and
     # implements #command.
     class Base
-      COMMON_KEYS = %w[server label bind port instances proxy].freeze
+      # app, endpoints and concurrency shape the plan (see Plan), not the server.
+      COMMON_KEYS = %w[server label bind port instances proxy app endpoints concurrency].freeze
 
       # Where a server listens: a loopback TCP port or a Unix socket path.
       Bind = Struct.new(:port, :socket_path, keyword_init: true) do
@@ -106,6 +107,7 @@ module Rackbench
         text += " (#{config["instances"]} instances)" if config.fetch("instances", 1) > 1
         text += " (unix)" if unix?
         text += " via #{Proxies.fetch(config["proxy"]["proxy"]).new(config["proxy"]).label}" if config["proxy"]
+        text += " [#{config["app"]}]" if config["app"]
         text
       end
 
