@@ -80,7 +80,8 @@ module Rackbench
         unless deployment&.alive?
           deployment&.stop
           verified.clear
-          deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path,
+          deployment = Deployment.new(server, supervisor: supervisor, dir: dir,
+                                              app: suite.app_path(*group.server_config["app"]),
                                               env: @service_env, cpus: pinning.server_cpus,
                                               ready_timeout_s: suite["ready_timeout_s"]).start
         end
