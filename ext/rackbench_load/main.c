@@ -163,8 +163,12 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     memset(cfg, 0, sizeof(*cfg));
+    /* getopt_long permutes argv: keep the order as given, for the record */
     cfg->argc = argc;
-    cfg->argv = argv;
+    cfg->argv = calloc((size_t)argc + 1, sizeof(char *));
+    if (!cfg->argv)
+        main_die("out of memory");
+    memcpy(cfg->argv, argv, (size_t)argc * sizeof(char *));
     cfg->connections = CONFIG_DEFAULT_CONNECTIONS;
     cfg->threads = CONFIG_DEFAULT_THREADS;
     cfg->timeout_ns = CONFIG_DEFAULT_TIMEOUT_NS;

@@ -1,0 +1,106 @@
+# frozen_string_literal: true
+
+require_relative "engine_helper"
+
+module Rackbench
+  # rackbench-load against a real nginx: counts, statuses, checks, accuracy.
+  class NativeAgainstNginxTest < Minitest::Test
+    include EngineHelpers
+
+    def test_n_requests_are_exactly_n_responses_all_200
+      _nginx, base = start_nginx
+      r = load_json("#{base}/hello", "-c", 8, "-n", 5000)
+      assert_equal 5000, r["requests"]
+      assert_equal({ "200" => 5000 }, r["status_counts"])
+      assert_equal 0, errors_total(r)
+      assert_operator r["bytes"], :>, 5000 * "hello world".bytesize
+      assert_equal 5000, r["histogram"].sum { |_v, n| n }
+    end
+
+    def test_paths_are_taken_in_turn_and_statuses_counted_by_code
+      _nginx, base = start_nginx
+      r = load_json("#{base}/", "-c", 1, "-n", 300, "--path", "/hello", "--path", "/missing", "--path", "/empty")
+      assert_equal({ "200" => 100, "404" => 100, "204" => 100 }, r["status_counts"])
+      assert_equal 0, r["errors"]["check"]
+      assert(r["warnings"].any? { |w| w.include?("not 2xx/3xx") })
+    end
+
+    def test_expect_status_and_expect_body_count_check_failures
+      _nginx, base = start_nginx
+      r = load_json("#{base}/", "-c", 2, "-n", 200, "--path", "/hello", "--path", "/chunked",
+                    "--expect-status", "200", "--expect-body", "hello")
+      assert_equal 0, r["errors"]["check"], "chunked bodies are searched too"
+      r = load_json("#{base}/", "-c", 2, "-n", 200, "--path", "/hello", "--path", "/missing",
+                    "--expect-status", "200")
+      assert_equal 100, r["errors"]["check"]
+      r = load_json("#{base}/hello", "-c", 2, "-n", 50, "--expect-body", "goodbye")
+      assert_equal 50, r["errors"]["check"]
+    end
+
+    def test_a_server_closing_kept_alive_connections_causes_reconnects_not_errors
+      _nginx, base = start_nginx(keepalive_requests: 10)
+      r = load_json("#{base}/hello", "-c", 4, "-n", 2000)
+      assert_equal 2000, r["requests"]
+      assert_equal 0, errors_total(r)
+      assert_in_delta 200, r["reconnects"], 8
+    end
+
+    def test_closed_loop_latency_obeys_littles_law_within_5_percent
+      _nginx, base = start_nginx
+      r = load_json("#{base}/hello", "-c", 32, "-d", "2s")
+      in_flight = r["latency_us"]["mean"] / 1e6 * r["requests_per_s"]
+      assert_in_delta 1.0, in_flight / 32, 0.05, "mean x throughput / connections"
+      assert_equal "closed", r["mode"]
+      assert_equal 2, r["series"].size
+      assert_equal r["requests"], r["series"].sum { |s| s["requests"] }
+    end
+
+    def test_open_loop_achieves_its_target_rate_within_1_percent
+      _nginx, base = start_nginx
+      r = load_json("#{base}/hello", "-c", 16, "-d", "3s", "--rate", 3000)
+      assert_equal "open", r["mode"]
+      assert_equal 3000.0, r["target_rate_per_s"]
+      assert_in_delta 3000, r["requests_per_s"], 30
+      assert_empty r["warnings"]
+    end
+
+    def test_warmup_is_applied_but_not_counted
+      _nginx, base = start_nginx
+      r = load_json("#{base}/hello", "-c", 4, "-d", "1s", "--warmup", "1s", "--rate", 1000)
+      assert_in_delta 1.0, r["duration_s"], 0.05
+      assert_in_delta 1000, r["requests"], 20
+      assert_operator r["elapsed_s"], :>=, 2.0
+    end
+
+    def test_nginx_over_a_unix_socket
+      sock = File.join(tmpdir, "nginx.sock")
+      _nginx, base = start_nginx(unix: sock)
+      r = load_json("#{base}/hello", "-c", 4, "-n", 1000, "-m", "HEAD")
+      assert_equal({ "200" => 1000 }, r["status_counts"])
+      assert_equal "unix", r["transport"]
+      assert_equal 0, errors_total(r)
+    end
+
+    def test_the_json_records_the_exact_arguments_and_every_field
+      _nginx, base = start_nginx
+      args = ["#{base}/hello", "-c", "3", "-t", "2", "-n", "100", "-H", "X-Test: 1"]
+      r = load_json(*args)
+      assert_equal [BINARY, "--json", *args], r["args"]
+      %w[connections threads mode duration_s requests bytes requests_per_s bytes_per_s reconnects errors
+         status_counts latency_us histogram series client_cpu warnings].each { |k| assert r.key?(k), k }
+      assert_equal %w[p50 p75 p90 p99 p99_9 p99_99].sort, (r["latency_us"].keys & %w[p50 p75 p90 p99 p99_9 p99_99]).sort
+      assert_equal 2, r["threads"]
+      assert_operator r["latency_us"]["min"], :<=, r["latency_us"]["p50"]
+      assert_operator r["latency_us"]["p50"], :<=, r["latency_us"]["max"]
+    end
+
+    def test_the_human_summary_reads_like_wrk
+      _nginx, base = start_nginx
+      out, _err, status, = load_raw("#{base}/hello", "-c", 2, "-d", "1s")
+      assert status.success?
+      assert_match(/^Requests\/sec: +\d+/, out)
+      assert_match(/Latency Distribution/, out)
+      assert_match(/Errors: connect 0, read 0, write 0, timeout 0, malformed 0, check 0/, out)
+    end
+  end
+end
