@@ -25,6 +25,7 @@ module Rackbench
       loop do
         value = yield
         return value if value
+
         flunk "#{message} not met within #{timeout_s}s" if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
 
         sleep 0.05

@@ -33,7 +33,7 @@ module Rackbench
 
     def memory_bytes
       kb = File.read("/proc/meminfo")[/^MemTotal:\s+(\d+)/, 1]
-      kb && kb.to_i * 1024
+      kb && (kb.to_i * 1024)
     end
 
     def os_release

@@ -19,7 +19,10 @@ module Rackbench
       line = File.read("/proc/self/status")[/^Cpus_allowed_list:\s*(\S+)/, 1]
       return (0...Etc.nprocessors).to_a unless line
 
-      line.split(",").flat_map { |r| a, b = r.split("-").map(&:to_i); (a..(b || a)).to_a }
+      line.split(",").flat_map do |r|
+        a, b = r.split("-").map(&:to_i)
+        (a..(b || a)).to_a
+      end
     end
 
     def initialize(server_cpus, client_cpus)

@@ -32,7 +32,10 @@ module Rackbench
 
       lines = head.split("\r\n")
       status = lines.shift.split[1].to_i
-      headers = lines.to_h { |l| k, v = l.split(":", 2); [k.downcase, v.to_s.strip] }
+      headers = lines.to_h do |l|
+        k, v = l.split(":", 2)
+        [k.downcase, v.to_s.strip]
+      end
       body = dechunk(body.to_s) if headers["transfer-encoding"]&.include?("chunked")
       [status, headers, body.to_s]
     end

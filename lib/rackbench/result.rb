@@ -15,15 +15,13 @@ module Rackbench
     :status_counts, :reconnects, :series, :histogram, :warnings, :command, :raw,
     keyword_init: true
   ) do
-    ERROR_KINDS = %w[connect read write timeout status malformed check].freeze
-
     def self.from_h(hash)
       new(**hash.transform_keys(&:to_sym).slice(*members))
     end
 
     def initialize(**)
       super
-      self.errors = ERROR_KINDS.to_h { |k| [k, 0] }.merge((errors || {}).transform_keys(&:to_s))
+      self.errors = self.class::ERROR_KINDS.to_h { |k| [k, 0] }.merge((errors || {}).transform_keys(&:to_s))
       self.latency_us ||= {}
       self.status_counts ||= {}
       self.series ||= []
@@ -44,4 +42,5 @@ module Rackbench
       super.except(:raw).transform_keys(&:to_s)
     end
   end
+  Result::ERROR_KINDS = %w[connect read write timeout status malformed check].freeze
 end

@@ -18,7 +18,8 @@ module Rackbench
     def self.summarize(samples)
       return {} if samples.empty?
 
-      first, last = samples.first, samples.last
+      first = samples.first
+      last = samples.last
       elapsed = last.t_s - first.t_s
       {
         "rss_max_bytes" => samples.map(&:rss_bytes).max,
@@ -116,7 +117,7 @@ module Rackbench
     def pss_bytes(pid)
       rollup = read("#{@proc}/#{pid}/smaps_rollup") or return nil
       kb = rollup[/^Pss:\s+(\d+) kB/, 1]
-      kb && kb.to_i * 1024
+      kb && (kb.to_i * 1024)
     end
 
     def read(path)

@@ -47,7 +47,7 @@ module Rackbench
       File.write(log_path, "") if log_path
       out = log_path ? [log_path, "a"] : File::NULL
       pid = Process.spawn(env.merge(OWNER_ENV => Process.pid.to_s), *full, chdir: chdir, pgroup: true, in: File::NULL,
-                                      out: out, err: [:child, :out], close_others: true)
+                                                                           out: out, err: %i[child out], close_others: true)
       child = Child.new(pid: pid, argv: full, log_path: log_path, name: name)
       @mutex.synchronize { @children << child }
       child
@@ -74,9 +74,11 @@ module Rackbench
       signal_group(child, signal) if child.alive?
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + grace_s
       sleep 0.02 while child.alive? && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
-      # The leader may be gone while daemons it forked remain in the group.
+      # The leader may be gone while processes it forked remain in the group.
       signal_group(child, "KILL")
       reap(child)
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 2
+      sleep 0.01 while group_alive?(child) && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
       forget(child)
     end
 
@@ -101,20 +103,32 @@ module Rackbench
       Dir.each_child(proc_dir).filter_map do |entry|
         next unless entry.match?(/\A\d+\z/)
 
-        environ = File.binread("#{proc_dir}/#{entry}/environ") rescue next # rubocop:disable Style/RescueModifier
-        state = File.read("#{proc_dir}/#{entry}/stat")[/\) (\S)/, 1] rescue next # rubocop:disable Style/RescueModifier
-        entry.to_i if environ.include?(marker) && state != "Z"
+        fields = stat_fields("#{proc_dir}/#{entry}")
+        next if fields.nil? || fields[0] == "Z"
+
+        environ = File.binread("#{proc_dir}/#{entry}/environ")
+        entry.to_i if environ.include?(marker)
+      rescue SystemCallError
+        nil
       end
     end
 
-    # True while any process of the child's group exists.
-    def group_alive?(child)
-      Process.kill(0, -child.pid)
-      true
-    rescue Errno::ESRCH
-      false
-    rescue Errno::EPERM
-      true
+    # /proc/PID/stat after "pid (comm) ": [state, ppid, pgrp, ...], or nil if gone.
+    def self.stat_fields(proc_pid_dir)
+      stat = File.read("#{proc_pid_dir}/stat")
+      stat[(stat.rindex(")") + 2)..].split
+    rescue SystemCallError
+      nil
+    end
+
+    # True while any live (non-zombie) process of the child's group exists.
+    def group_alive?(child, proc_dir: "/proc")
+      Dir.each_child(proc_dir).any? do |entry|
+        next false unless entry.match?(/\A\d+\z/)
+
+        fields = Supervisor.stat_fields("#{proc_dir}/#{entry}")
+        fields && fields[2].to_i == child.pid && fields[0] != "Z"
+      end
     end
 
     private

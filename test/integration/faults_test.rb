@@ -28,7 +28,7 @@ module Rackbench
       run, cells = run_suite("servers" => [{ "server" => "puma", "threads" => 2, "port" => squatter.addr[1] },
                                            { "server" => "puma", "threads" => 2 }])
       assert_equal "finished", run["status"]
-      assert_equal %w[failed ok], cells.map { |c| c["status"] }
+      assert_equal(%w[failed ok], cells.map { |c| c["status"] })
       assert_match(/exited before it was ready|not ready/, cells[0]["reason"])
       assert_match(/Address already in use|EADDRINUSE/i, cells[0]["log_tail"])
       assert_nothing_left

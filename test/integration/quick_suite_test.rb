@@ -14,7 +14,7 @@ module Rackbench
       assert status.success?, "rackbench run failed:\n#{out}\n#{err}"
       hello = out[%r{^/hello\n(.*?)\n\n}m, 1]
       rows = hello.lines.drop(2).map(&:split)
-      assert_equal ["puma", "puma", "unicorn", "thin", "webrick"], rows.map(&:first)
+      assert_equal %w[puma puma unicorn thin webrick], rows.map(&:first)
       rows.each do |row|
         assert_operator row[3].to_f, :>, 0, "req/s of #{row.first}"
         assert_match(%r{\A0/\d+\z}, row[6], "no errors on /hello for #{row.first}")

@@ -39,7 +39,8 @@ module Rackbench
              '"errors":{"connect":0,"read":0,"write":0,"status":2,"timeout":1},' \
              '"latency":{"mean":1500.5,"stdev":10.0,"min":100,"max":9000,"50":1400,"75":1600,"90":2000,"99":5000,"99.9":8000}}'
       result = Engines.fetch("wrk").new.parse("Running 2s test\n#{line}\n", load, ["wrk"])
-      assert_equal [500, 250.0, 1400, 5000], [result.requests, result.requests_per_s, result.latency_us["p50"], result.latency_us["p99"]]
+      assert_equal [500, 250.0, 1400, 5000],
+                   [result.requests, result.requests_per_s, result.latency_us["p50"], result.latency_us["p99"]]
       assert_equal 3, result.error_count
     end
 

@@ -33,7 +33,7 @@ module Rackbench
     end
 
     def test_a_tree_that_is_gone_gives_an_empty_sample
-      sample = Sampler.new(root_pids: [2**22 + 12_345]).take
+      sample = Sampler.new(root_pids: [(2**22) + 12_345]).take
       assert_equal [0, 0], [sample.processes, sample.rss_bytes]
     end
   end

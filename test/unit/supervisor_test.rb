@@ -28,7 +28,8 @@ module Rackbench
     end
 
     def test_a_child_writes_its_output_to_its_log
-      child = @supervisor.spawn(["sh", "-c", "echo started; echo oops >&2"], name: "echo", log_path: File.join(tmpdir, "echo.log"))
+      child = @supervisor.spawn(["sh", "-c", "echo started; echo oops >&2"], name: "echo",
+                                                                             log_path: File.join(tmpdir, "echo.log"))
       wait_until { !child.alive? }
       assert_equal "started\noops", child.log_tail
     end

@@ -25,12 +25,12 @@ module Rackbench
       def command(load, _dir)
         argv = [path, "-r", "-c", load.concurrency.to_s, "-s", load.timeout_s.ceil.to_s]
         argv << "-k" if load.keepalive
-        if load.requests
-          argv += ["-n", load.requests.to_s]
-        else
-          # -t alone caps the run at 50000 requests; raise the cap so the duration rules.
-          argv += ["-t", load.duration_s.ceil.to_s, "-n", "100000000"]
-        end
+        argv += if load.requests
+                  ["-n", load.requests.to_s]
+                else
+                  # -t alone caps the run at 50000 requests; raise the cap so the duration rules.
+                  ["-t", load.duration_s.ceil.to_s, "-n", "100000000"]
+                end
         argv << load.target.url
       end
 

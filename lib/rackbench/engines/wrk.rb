@@ -29,6 +29,7 @@ module Rackbench
             latency.mean, latency.stdev, latency.min, latency.max, table.concat(p, ",")))
         end
       LUA
+      SCRIPT.freeze
 
       def version
         out = `#{path} -v 2>&1`
@@ -39,7 +40,10 @@ module Rackbench
 
       def validate!(load)
         super
-        raise ConfigError, "engine wrk runs for a duration; it cannot stop after a request count" if load.requests && !load.duration_s
+        if load.requests && !load.duration_s
+          raise ConfigError,
+                "engine wrk runs for a duration; it cannot stop after a request count"
+        end
         raise ConfigError, "engine wrk is closed loop only; use engine: native for a rate" if load.rate
 
         self
@@ -55,7 +59,7 @@ module Rackbench
          "--script", script, load.target.url]
       end
 
-      def parse(output, load, argv)
+      def parse(output, _load, argv)
         line = output.lines.find { |l| l.start_with?(JSON_MARK) }
         raise ServiceError.new("wrk printed no summary", log_tail: output.lines.last(10).join) unless line
 

@@ -20,7 +20,11 @@ module Rackbench
         headers = COLUMNS.map(&:last)
         body = rows.map { |r| COLUMNS.map { |key, _| fmt(r[key]) } }
         widths = headers.each_index.map { |i| ([headers[i]] + body.map { |b| b[i] }).map(&:length).max }
-        line = ->(cells) { cells.each_with_index.map { |c, i| i.zero? ? c.ljust(widths[i]) : c.rjust(widths[i]) }.join("  ") + "\n" }
+        line = lambda { |cells|
+          cells.each_with_index.map do |c, i|
+            i.zero? ? c.ljust(widths[i]) : c.rjust(widths[i])
+          end.join("  ") + "\n"
+        }
         line.call(headers) + line.call(widths.map { |w| "-" * w }) + body.map(&line).join
       end
     end
