@@ -86,13 +86,12 @@ module Rackbench
       @children.dup.reverse_each { |c| stop(c, grace_s: 2) }
     end
 
-    # Stops every child on SIGINT/SIGTERM, then exits with 128+signal like a shell.
+    # Turns SIGINT/SIGTERM into a SignalException in the main thread, so every
+    # ensure block runs (children stopped, the run marked interrupted); the CLI
+    # then exits with 128 + the signal number, as a shell would.
     def trap_signals
       %w[INT TERM].each do |sig|
-        Signal.trap(sig) do
-          Thread.new { stop_all }.join
-          exit!(128 + Signal.list.fetch(sig))
-        end
+        Signal.trap(sig) { raise SignalException, sig }
       end
     end
 

@@ -69,18 +69,20 @@ module Rackbench
       assert_nil cells[0]["requests_per_s"]
     end
 
-    def test_sigterm_to_a_running_rackbench_leaves_no_server_behind
+    def test_sigterm_to_a_running_rackbench_leaves_no_server_behind_and_marks_the_run_interrupted
       suite = write_suite("duration_s" => 30, "servers" => [{ "server" => "puma", "workers" => 2, "threads" => 2 }])
-      stdout, wait = nil
+      pid = nil
       Open3.popen2e(File.join(ROOT, "bin", "rackbench"), "run", "--results", tmpdir, suite) do |_in, out, thread|
-        stdout = out
-        wait = thread
-        wait_until(timeout_s: 30, message: "puma workers up") { leftovers(thread.pid).size >= 3 }
-        Process.kill("TERM", thread.pid)
+        pid = thread.pid
+        wait_until(timeout_s: 30, message: "puma workers up") { leftovers(pid).size >= 3 }
+        Process.kill("TERM", pid)
         assert_equal 128 + 15, thread.value.exitstatus
+        assert_match "interrupted by SIGTERM", out.read
       end
-      assert_nothing_left(wait.pid)
-      refute_nil stdout
+      assert_nothing_left(pid)
+      store = Store.new(tmpdir)
+      assert_equal "interrupted", store.run["status"]
+      store.close
     end
 
     def test_bad_input_is_one_line_naming_the_key_and_nothing_starts

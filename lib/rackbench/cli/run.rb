@@ -24,6 +24,10 @@ module Rackbench
         run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out)).run
         @out.puts Reports.fetch(@format).new(store.run(run_id), store.cells(run_id)).render
         store.cells(run_id).all? { |c| c["status"] == "ok" } ? 0 : 3
+      rescue SignalException => e
+        supervisor&.stop_all
+        @err.puts "rackbench: interrupted by SIG#{Signal.signame(e.signo)}; finished cells are kept in #{store&.path}"
+        128 + e.signo
       ensure
         supervisor&.stop_all
       end
