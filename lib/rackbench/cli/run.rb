@@ -1,10 +1,13 @@
 # frozen_string_literal: true
 
 require_relative "progress"
+require_relative "../article/summary"
 
 module Rackbench
   module CLI
-    # rackbench run [SUITE] [--results DIR] [--engine NAME] [--smoke] [--format F]
+    # rackbench run [SUITE] [--results DIR] [--engine NAME] [--smoke] [--scale] [--format F]
+    # A seed suite (one with an article: block) prints the article report and
+    # writes its charts into the run's folder.
     class Run
       def initialize(argv, out, err)
         @argv = argv
@@ -12,17 +15,21 @@ module Rackbench
         @err = err
         @overrides = {}
         @results = Store::DEFAULT_DIR
-        @format = "table"
+        @format = nil
       end
 
       def call
         parser.parse!(@argv)
         suite = Suite.load(@argv.first || "quick", overrides: @overrides)
+        scaled = Article::Summary.new({ "settings" => suite.data }, []).scaled_text
+        @out.puts "rackbench: #{scaled}" if scaled
         supervisor = Supervisor.new
         supervisor.trap_signals
         store = Store.new(@results)
         run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out)).run
-        @out.puts Reports.fetch(@format).new(store.run(run_id), store.cells(run_id)).render
+        format = @format || (suite["article"].empty? ? "table" : "article")
+        @out.puts Reports.fetch(format).new(store.run(run_id), store.cells(run_id)).render
+        write_charts(store, run_id) unless suite["article"].empty?
         store.cells(run_id).all? { |c| c["status"] == "ok" } ? 0 : 3
       rescue SignalException => e
         supervisor&.stop_all
@@ -34,6 +41,13 @@ module Rackbench
 
       private
 
+      def write_charts(store, run_id)
+        paths = Reports.fetch("svg").new(store.run(run_id), store.cells(run_id)).render
+        @out.puts "rackbench: charts in #{File.dirname(paths.lines.first)}/ (#{paths.lines.size} SVG files)" unless paths.empty?
+      rescue ServiceError => e
+        @err.puts "rackbench: no charts: #{e.message}"
+      end
+
       def parser
         OptionParser.new do |o|
           o.banner = "Usage: rackbench run [SUITE|FILE.yml] [options]\n" \
@@ -41,13 +55,16 @@ module Rackbench
           o.on("--results DIR", "results folder (default: #{Store::DEFAULT_DIR})") { |d| @results = d }
           o.on("--engine NAME", "load engine (#{Engines.names.join(", ")})") { |e| @overrides["engine"] = e }
           o.on("--smoke", "the suite's smoke settings: very short durations, for tests and CI") { @overrides["smoke"] = true }
+          o.on("--scale", "the suite's scale settings: durations and concurrencies shrunk for a small machine") do
+            @overrides["scale"] = true
+          end
           o.on("--duration SECONDS", Float, "measured seconds per cell") { |d| @overrides["duration_s"] = d }
           o.on("--warmup SECONDS", Float, "warm-up seconds per cell") { |d| @overrides["warmup_s"] = d }
           o.on("--concurrency LIST", Array, "concurrency levels, e.g. 1,10,100") do |l|
             @overrides["concurrency"] = l.map { |c| Integer(c) }
           end
           o.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
-          o.on("--format FORMAT", "table (default), markdown, csv, json") { |f| @format = Reports.fetch(f) && f }
+          o.on("--format FORMAT", "#{Reports.names.join(", ")} (default: table, or article for a seed suite)") { |f| @format = Reports.fetch(f) && f }
         end
       end
     end
