@@ -2,7 +2,8 @@
 
 module Rackbench
   module CLI
-    # rackbench report [RUN_ID] [--format F] [--results DIR] [--list]
+    # rackbench report [RUN_ID] [--format F] [--results DIR] [--output FILE] [--list]
+    # A format with a file_name (html) is written into the run's folder, and its path printed.
     class Report
       def initialize(argv, out, err)
         @argv = argv
@@ -18,7 +19,13 @@ module Rackbench
         return list(store) if @list
 
         run = store.run(@argv.first)
-        @out.puts Reports.fetch(@format).new(run, store.cells(run["id"])).render
+        klass = Reports.fetch(@format)
+        text = klass.new(run, store.cells(run["id"])).render
+        path = @output || (klass.respond_to?(:file_name) && File.join(run["dir"], klass.file_name))
+        return (@out.puts(text) || 0) unless path
+
+        File.write(path, text)
+        @out.puts path
         0
       end
 
@@ -36,6 +43,7 @@ module Rackbench
           o.banner = "Usage: rackbench report [RUN_ID] [options]   (default: the latest run)"
           o.on("--format FORMAT", "#{Reports.names.join(", ")} (default table)") { |f| @format = Reports.fetch(f) && f }
           o.on("--results DIR", "results folder (default: #{Store::DEFAULT_DIR})") { |d| @results = d }
+          o.on("--output FILE", "write the report to FILE instead of printing it") { |f| @output = f }
           o.on("--list", "list stored runs") { @list = true }
         end
       end
