@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require_relative "figures"
+require_relative "claim"
+
+module Rackbench
+  # The seed articles (/work/shared/seeds, see each built-in seed suite's
+  # `article:` block) as data a report can put next to a stored run.
+  module Article
+    # What a seed report needs from one stored run: the article's own words,
+    # what was scaled, the claims checked, and the cells as Figures grouped the
+    # way the articles group their tables. Created by the seed report formats
+    # (article, three-column, ab, sweep, svg, html) from Store#run and Store#cells.
+    class Summary
+      attr_reader :run, :cells
+
+      def initialize(run, cells)
+        @run = run
+        @cells = cells
+      end
+
+      def settings = run["settings"] || {}
+      def article = settings["article"] || {}
+      def scaled = settings["scaled"]
+
+      # "concurrency 500 -> 100, 250 -> 50; duration_s 30 -> 10", or nil.
+      def scaled_text
+        changes = scaled&.dig("changes") || []
+        return nil if changes.empty?
+
+        by_key = changes.group_by { |c| c["key"] }.map do |key, list|
+          "#{key} #{list.map { |c| "#{show(c["from"])} -> #{show(c["to"])}" }.join(", ")}"
+        end
+        "#{scaled["by"] == "smoke" ? "Smoke run (--smoke)" : "Scaled for this machine (--scale)"}: #{by_key.join("; ")}"
+      end
+
+      def verdicts
+        (article["claims"] || []).map { |spec| Claim.new(spec, cells, scaled: scaled).verdict }
+      end
+
+      def figures = cells.map { |c| Figures.new(c) }
+
+      # [[{"app"=>, "endpoint"=>, "concurrency"=>}, [Figures]]] in plan order.
+      def groups(keys = %w[app endpoint concurrency])
+        figures.group_by { |f| keys.to_h { |k| [k, key_of(f, k)] } }.to_a
+      end
+
+      def key_of(figure, key)
+        key == "app" ? figure.cell.dig("config", "app") || settings["app"] : figure.cell[key]
+      end
+
+      # "Sinatra /primes/10 at 500 connections" for a group's header.
+      def title(group)
+        [group["app"], group["endpoint"], group["concurrency"] && "at concurrency #{group["concurrency"]}"].compact.join(" ")
+      end
+
+      # The engine argv of the first measured cell of a group, as one shell line.
+      def command_of(list)
+        argv = list.find(&:ok?)&.cell&.dig("engine_command")
+        argv.is_a?(Array) ? argv.join(" ") : argv
+      end
+
+      def failures
+        figures.reject(&:ok?).uniq { |f| [f.label, f.reason] }
+      end
+
+      private
+
+      def show(value) = value.is_a?(Array) ? "[#{value.join(", ")}]" : value.to_s
+    end
+  end
+end

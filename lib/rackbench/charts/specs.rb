@@ -1,0 +1,121 @@
+# frozen_string_literal: true
+
+require_relative "../article/summary"
+
+module Rackbench
+  # Charts of a stored run, drawn by Vega-Lite (vendored from npm in this
+  # folder, see package.json): Specs builds the chart specs, Renderer turns
+  # them into SVG files with Node, the html report inlines them with Vega's JS.
+  module Charts
+    # The chart specs for one run, in the shapes of the seeds' charts. Created
+    # by the svg and html reports. The kinds a suite asks for (article: charts:):
+    #
+    #   concurrency  req/s and mean latency against concurrency, a line per config (003)
+    #   timeline     req/s over time from the native engine's series, a line per config (000)
+    #   bars         a bar per config for one metric (default req/s) (001, 002, 004)
+    #   tuning       configs on the x axis, a bar per endpoint, at the highest concurrency (003)
+    #
+    #   Specs.new(run, cells).all  # => [{"name"=>"hello-reqs", "title"=>..., "spec"=>{...}}]
+    class Specs
+      KINDS = %w[concurrency timeline bars tuning].freeze
+      WIDTH = 520
+      HEIGHT = 300
+
+      def initialize(run, cells)
+        @summary = Article::Summary.new(run, cells)
+      end
+
+      def kinds
+        list = @summary.article["charts"] || %w[bars]
+        list.map { |k| k.is_a?(Hash) ? k : { "kind" => k } }
+      end
+
+      def all
+        kinds.flat_map do |k|
+          raise ConfigError, "unknown chart kind #{k["kind"].inspect}; known: #{KINDS.join(", ")}" unless KINDS.include?(k["kind"])
+
+          send(k["kind"], k)
+        end
+      end
+
+      private
+
+      def concurrency(_options)
+        @summary.groups(%w[app endpoint]).flat_map do |group, list|
+          title = @summary.title(group)
+          ok = list.select(&:ok?)
+          next [] if ok.map { |f| f.cell["concurrency"] }.uniq.size < 2
+
+          points = ok.map { |f| { "config" => f.label, "concurrency" => f.cell["concurrency"], "requests_per_s" => f.requests_per_s, "latency_mean_ms" => f.latency_mean_ms } }
+          [line("#{slug(title)}-reqs", "#{title}: requests per second", points, "concurrency", "requests_per_s", "req/s", missing(list)),
+           line("#{slug(title)}-latency", "#{title}: mean response time", points, "concurrency", "latency_mean_ms", "ms", missing(list))]
+        end
+      end
+
+      def timeline(_options)
+        @summary.groups.filter_map do |group, list|
+          with_series = list.select { |f| f.ok? && f.series.size > 1 }
+          next if with_series.empty?
+
+          title = @summary.title(group)
+          points = with_series.flat_map { |f| f.series.map { |p| p.merge("config" => f.label) } }
+          line("#{slug(title)}-timeline", "#{title}: requests per second over time", points, "t_s", "requests_per_s", "req/s", missing(list),
+               x_title: "seconds into the measurement")
+        end
+      end
+
+      def bars(options)
+        metric = options.fetch("metric", "requests_per_s")
+        unit = Article::Figures::METRICS.fetch(metric)[2]
+        @summary.groups.map do |group, list|
+          title = @summary.title(group)
+          values = list.select(&:ok?).map { |f| { "config" => f.label, "value" => f.metric(metric) } }
+          chart("#{slug(title)}-#{metric.tr("_", "-")}", "#{title}: #{unit}", missing(list),
+                "data" => { "values" => values }, "mark" => { "type" => "bar", "tooltip" => true },
+                "encoding" => { "y" => { "field" => "config", "type" => "nominal", "sort" => nil, "title" => nil },
+                                "x" => { "field" => "value", "type" => "quantitative", "title" => unit },
+                                "color" => { "field" => "config", "type" => "nominal", "legend" => nil } })
+        end
+      end
+
+      def tuning(_options)
+        top = @summary.cells.map { |c| c["concurrency"] }.max
+        list = @summary.figures.select { |f| f.cell["concurrency"] == top }
+        ok = list.select(&:ok?)
+        return [] if ok.empty?
+
+        %w[requests_per_s latency_mean_ms].map do |metric|
+          values = ok.map { |f| { "config" => f.label, "endpoint" => f.cell["endpoint"], "value" => f.metric(metric) } }
+          unit = Article::Figures::METRICS.fetch(metric)[2]
+          chart("configs-c#{top}-#{metric.tr("_", "-")}", "Configurations at concurrency #{top}: #{unit}", missing(list),
+                "data" => { "values" => values }, "mark" => { "type" => "bar", "tooltip" => true },
+                "encoding" => { "x" => { "field" => "config", "type" => "nominal", "sort" => nil, "title" => nil },
+                                "xOffset" => { "field" => "endpoint", "type" => "nominal" },
+                                "y" => { "field" => "value", "type" => "quantitative", "title" => unit },
+                                "color" => { "field" => "endpoint", "type" => "nominal" } })
+        end
+      end
+
+      def line(name, title, points, x, y, y_title, missing, x_title: x)
+        chart(name, title, missing,
+              "data" => { "values" => points },
+              "mark" => { "type" => "line", "point" => true, "tooltip" => true },
+              "encoding" => { "x" => { "field" => x, "type" => "quantitative", "title" => x_title },
+                              "y" => { "field" => y, "type" => "quantitative", "title" => y_title },
+                              "color" => { "field" => "config", "type" => "nominal", "sort" => nil } })
+      end
+
+      def chart(name, title, missing, body)
+        subtitle = missing.empty? ? [] : ["not measured: #{missing.join(", ")}"]
+        spec = { "$schema" => "https://vega.github.io/schema/vega-lite/v6.json", "width" => WIDTH, "height" => HEIGHT,
+                 "title" => { "text" => title, "subtitle" => subtitle, "anchor" => "start" },
+                 "background" => "white" }.merge(body)
+        { "name" => name, "title" => title, "spec" => spec }
+      end
+
+      def missing(list) = list.reject(&:ok?).map(&:label).uniq
+
+      def slug(text) = text.to_s.downcase.gsub(/[^a-z0-9]+/, "-").gsub(/\A-|-\z/, "")
+    end
+  end
+end
