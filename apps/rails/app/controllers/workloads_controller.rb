@@ -1,0 +1,31 @@
+# frozen_string_literal: true
+
+# Every workload endpoint of the Rails app; the work is apps/shared/workloads.rb.
+class WorkloadsController < ActionController::Base
+  rescue_from Workloads::Upstream::Unavailable, Workloads::Cache::Unavailable do |e|
+    render plain: e.message, status: :service_unavailable
+  end
+
+  def hello = render(plain: Workloads.hello)
+  def pause = render(plain: Workloads.pause(params[:ms].to_i))
+  def fibonacci = render(plain: Workloads.fibonacci_answer(params[:n].to_i))
+  def primes = render(plain: Workloads.primes_answer(params[:n].to_i, params[:cache] == "1"))
+  def template_render = page(Workloads.page_locals)
+  def network_io = render(plain: Workloads.network_io)
+  def network_io_render = page(Workloads.page_locals(upstream_html: Workloads::Upstream.fetch))
+  def db = render(plain: Workloads::Database.visit)
+  def cache = render(plain: Workloads::Cache.visit)
+
+  def sleep_render
+    ms = params[:ms].to_i
+    locals = Workloads.page_locals(slept_ms: ms)
+    Workloads.pause(ms)
+    page(locals)
+  end
+
+  private
+
+  def page(locals)
+    render template: "page", locals: locals, layout: false
+  end
+end

@@ -1,0 +1,34 @@
+# frozen_string_literal: true
+
+# puma --environment production sets RACK_ENV; Rails reads RAILS_ENV first.
+ENV["RAILS_ENV"] ||= ENV.fetch("RACK_ENV", "production")
+
+require "securerandom"
+require "rails"
+require "action_controller/railtie"
+require "action_view/railtie"
+require_relative "../../shared/workloads"
+
+module RackbenchWorkloads
+  # A minimal production-mode Rails app: no database layer (the /db workload
+  # talks to its driver, like the other frameworks), no assets, no mailers.
+  class Application < Rails::Application
+    config.load_defaults 7.2
+    config.root = File.expand_path("..", __dir__)
+    config.eager_load = true
+    config.consider_all_requests_local = false
+    config.action_controller.perform_caching = true
+    config.cache_store = :null_store
+    config.secret_key_base = ENV.fetch("SECRET_KEY_BASE") { SecureRandom.hex(64) }
+
+    # The shared page template and static file, as every framework uses them.
+    config.paths["app/views"] = Workloads::VIEWS_DIR
+    config.paths["public"] = Workloads::PUBLIC_DIR
+    config.public_file_server.enabled = true
+
+    # Warnings and errors only, to the server's log: the other apps log no
+    # request lines either, so Rails is not measured writing them.
+    config.logger = ActiveSupport::Logger.new($stdout)
+    config.log_level = ENV.fetch("RAILS_LOG_LEVEL", "warn")
+  end
+end
