@@ -5,6 +5,7 @@ require "rackbench"
 require "minitest/autorun"
 require "tmpdir"
 require "fileutils"
+require "timeout"
 
 module Rackbench
   # Helpers shared by the tests: temporary folders, deadlines instead of sleeps,
@@ -68,3 +69,16 @@ module Rackbench
 end
 
 Minitest::Test.include(Rackbench::TestHelpers)
+
+# A watchdog per test: a hung server or engine fails that one test (its ensure
+# blocks still stop what it started) instead of hanging the suite and CI.
+module Rackbench
+  module TestDeadline
+    TEST_TIMEOUT_S = Integer(ENV.fetch("RACKBENCH_TEST_TIMEOUT_S", "240"))
+
+    def run
+      Timeout.timeout(TEST_TIMEOUT_S, Timeout::Error, "test ran past #{TEST_TIMEOUT_S}s") { super }
+    end
+  end
+end
+Minitest::Test.prepend(Rackbench::TestDeadline)
