@@ -212,7 +212,7 @@ module Rackbench
     end
 
     def validate_list(key)
-      @data[key].each_with_index do |v, i|
+      (@data[key] || []).each_with_index do |v, i|
         msg = yield(v)
         raise error([key, i], "#{msg}, got #{v.inspect}") if msg
       end
