@@ -45,7 +45,7 @@ module Rackbench
         paths = Reports.fetch("svg").new(store.run(run_id), store.cells(run_id)).render
         @out.puts "rackbench: charts in #{File.dirname(paths.lines.first)}/ (#{paths.lines.size} SVG files)" unless paths.empty?
       rescue ServiceError => e
-        @err.puts "rackbench: no charts: #{e.message}"
+        @err.puts "rackbench: no charts: #{e.message}\n#{e.log_tail}"
       end
 
       def parser
