@@ -1,8 +1,8 @@
 // Renders Vega-Lite chart specs to SVG files with Node, for rackbench reports.
 //
-//   node render.mjs < jobs.json
+//   node render.mjs jobs.json
 //
-// stdin: a JSON array of {"path": "/abs/file.svg", "spec": <Vega-Lite spec>}.
+// jobs.json: a JSON array of {"path": "/abs/file.svg", "spec": <Vega-Lite spec>}.
 // Each spec is compiled to Vega, rendered headless to SVG and written to its
 // path. stdout: one line per file written. Exit 1 with the spec's path on the
 // first spec that fails, so the caller can say which chart broke.
@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import * as vega from "vega";
 import { compile } from "vega-lite";
 
-const jobs = JSON.parse(readFileSync(0, "utf8"));
+const jobs = JSON.parse(readFileSync(process.argv[2], "utf8"));
 for (const job of jobs) {
   try {
     const view = new vega.View(vega.parse(compile(job.spec).spec), { renderer: "none" });

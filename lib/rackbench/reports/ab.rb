@@ -17,7 +17,7 @@ module Rackbench
       ].freeze
 
       def render
-        summary = Article::Summary.new(run, cells)
+        summary = Rackbench::Article::Summary.new(run, cells)
         out = summary.figures.map { |f| block(f) }.join("\n")
         summary.groups(%w[app endpoint concurrency]).each do |group, list|
           out << "\n#{comparison(summary.title(group), list)}" if list.size > 1

@@ -12,7 +12,7 @@ module Rackbench
     #   rackbench report RUN --format sweep
     class Sweep < Base
       def render
-        summary = Article::Summary.new(run, cells)
+        summary = Rackbench::Article::Summary.new(run, cells)
         out = +""
         summary.groups(%w[app endpoint]).each do |group, list|
           out << "#### #{summary.title(group)}\n"

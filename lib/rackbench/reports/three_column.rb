@@ -14,7 +14,7 @@ module Rackbench
       HEADERS = ["App server", "Throughput (req/s)", "Latency (ms)", "Req. Errors (n/tot)"].freeze
 
       def render
-        summary = Article::Summary.new(run, cells)
+        summary = Rackbench::Article::Summary.new(run, cells)
         summary.groups.map { |group, list| section(summary, group, list) }.join("\n")
       end
 
