@@ -288,6 +288,7 @@ static void conn_connect(conn_t *c, uint64_t now)
     c->fd = fd;
     c->events = 0;
     c->served = 0;
+    c->req_off = 0; /* a request carried over from a closed socket goes out whole */
     if (in_progress) {
         c->state = CONN_CONNECTING;
         c->deadline_ns = now + w->cfg->timeout_ns;

@@ -1,0 +1,127 @@
+# frozen_string_literal: true
+
+require_relative "engine_helper"
+
+module Rackbench
+  # Misbehaving servers (a small TCPServer in this process) are counted under
+  # the right error kind, never crash the engine, and never keep it running
+  # past --duration plus --timeout.
+  class NativeFaultsTest < Minitest::Test
+    include EngineHelpers
+
+    OK = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+
+    # Serves every connection with the block (given the socket) in a thread.
+    def misbehaving_server(&handler)
+      @server = TCPServer.new("127.0.0.1", 0)
+      @server_thread = Thread.new do
+        loop do
+          client = @server.accept
+          Thread.new(client) do |c|
+            handler.call(c)
+          rescue IOError, SystemCallError
+            nil
+          ensure
+            c.close unless c.closed?
+          end
+        end
+      rescue IOError, SystemCallError
+        nil
+      end
+      "http://127.0.0.1:#{@server.addr[1]}/"
+    end
+
+    def teardown
+      @server&.close
+      @server_thread&.join(2)
+      super
+    end
+
+    def read_request(sock)
+      head = +""
+      head << sock.readpartial(4096) until head.include?("\r\n\r\n")
+      head
+    end
+
+    def test_a_server_closing_mid_response_counts_read_errors
+      url = misbehaving_server do |c|
+        read_request(c)
+        c.write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\ntruncated")
+      end
+      r = load_json(url, "-c", 2, "-d", "1s")
+      assert_equal 0, r["requests"]
+      assert_operator r["errors"]["read"], :>, 10
+      assert_equal 0, r["errors"]["malformed"] + r["errors"]["timeout"]
+    end
+
+    def test_garbage_counts_malformed_responses
+      url = misbehaving_server do |c|
+        loop do
+          read_request(c)
+          c.write("SSH-2.0-OpenSSH_9.2\r\n\r\n")
+        end
+      end
+      r = load_json(url, "-c", 2, "-d", "1s")
+      assert_equal 0, r["requests"]
+      assert_operator r["errors"]["malformed"], :>, 10
+    end
+
+    def test_a_body_longer_than_its_content_length_is_malformed_after_the_response
+      url = misbehaving_server do |c|
+        read_request(c)
+        c.write("#{OK}EXTRA BYTES")
+        sleep 0.2
+      end
+      r = load_json(url, "-c", 1, "-d", "1s")
+      assert_operator r["requests"], :>, 0
+      assert_equal r["requests"], r["errors"]["malformed"]
+    end
+
+    def test_a_stalled_server_hits_the_timeout_and_the_run_ends_on_time
+      url = misbehaving_server do |c|
+        read_request(c)
+        sleep 5
+      end
+      r = load_json(url, "-c", 3, "-d", "1s", "--timeout", "300ms")
+      assert_equal 0, r["requests"]
+      assert_operator r["errors"]["timeout"], :>=, 6
+      assert_equal r["errors"]["timeout"], r["latency_censored"]
+      assert(r["warnings"].any? { |w| w.include?("censored") })
+      assert_operator r["elapsed_s"], :<, 1 + 0.3 + 1.0
+    end
+
+    def test_a_clean_close_after_a_complete_response_is_a_reconnect
+      url = misbehaving_server do |c|
+        read_request(c)
+        c.write(OK) # keep-alive implied, then closed anyway
+      end
+      r = load_json(url, "-c", 2, "-n", 300, "-d", "5s")
+      assert_equal 300, r["requests"]
+      assert_equal 0, errors_total(r)
+      assert_operator r["reconnects"], :>=, 298
+    end
+
+    def test_connection_close_responses_reconnect_every_time_like_unicorn
+      url = misbehaving_server do |c|
+        read_request(c)
+        c.write("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok")
+      end
+      r = load_json(url, "-c", 2, "-n", 300, "-d", "5s")
+      assert_equal 300, r["requests"]
+      assert_equal 0, errors_total(r)
+      assert_operator r["reconnects"], :>=, 298
+    end
+
+    def test_a_server_that_goes_away_counts_connect_errors_without_spinning
+      url = misbehaving_server do |c|
+        read_request(c)
+        c.write(OK)
+        @server.close
+      end
+      r = load_json(url, "-c", 2, "-d", "1s")
+      assert_operator r["errors"]["connect"], :>, 0
+      assert_operator r["errors"]["connect"], :<, 2 * 150, "reconnects are paced"
+      assert_operator r["client_cpu"]["user_s"] + r["client_cpu"]["sys_s"], :<, 0.5
+    end
+  end
+end
