@@ -1,0 +1,87 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require_relative "seed_fixtures"
+require "rackbench/charts/specs"
+
+module Rackbench
+  class SeedFormatsTest < Minitest::Test
+    include SeedFixtures
+
+    def hash_rr
+      [cell("thin x3 via lighttpd hash", { "server" => "thin", "proxy" => { "balance" => "hash" } }, rps: 21.41, max_ms: 22_795.0,
+                                                                                                 requests: 10_000, cpu_percent: 115.0),
+       cell("thin x3 via lighttpd rr", { "server" => "thin", "proxy" => { "balance" => "round-robin" } }, rps: 39.73, max_ms: 17_132.0,
+                                                                                                      requests: 10_000, cpu_percent: 315.0),
+       cell("mongrel x3 via lighttpd hash", { "server" => "mongrel" }, status: "failed", reason: "mongrel cannot run here: does not build")]
+    end
+
+    def render(format, cells, **run) = Reports.fetch(format).new(stored_run(**run), cells).render
+
+    def test_three_column_prints_the_tables_of_002_with_failed_servers_kept_as_rows
+      text = render("three_column", hash_rr)
+      assert_match "| App server | Throughput (req/s) | Latency (ms) | Req. Errors (n/tot) |", text
+      assert_match "| thin x3 via lighttpd hash | 21.41 | 10.00 | 0/10000 |", text
+      assert_match "| mongrel x3 via lighttpd hash | - | - | not measured: mongrel cannot run here: does not build |", text
+      assert_match "rackbench-load -c 10", text
+    end
+
+    def test_ab_prints_the_report_of_001_and_004_and_the_side_by_side_lines
+      text = render("ab", hash_rr)
+      assert_match "Requests per second:    21.41 [#/sec] (mean)", text
+      assert_match "Time taken for tests:   467.071 seconds", text
+      assert_match(/Transfer rate:\s+52.17 \[Kbytes\/sec\] received/, text)
+      assert_match(/100%\s+22795 \(longest request\)/, text)
+      assert_match(/Server load:\s+1.15 cores busy/, text)
+      assert_match(/Requests per second\s+21.41\s+39.73\s+n\/a/, text)
+      assert_match "Not measured:           mongrel cannot run here", text
+    end
+
+    def test_ab_percentiles_come_from_the_native_histogram_when_stored
+      histogram = [[1000, 50], [2000, 30], [9000, 19], [40_000, 1]]
+      f = Article::Figures.new(cell("puma", { "server" => "puma" }, histogram: histogram))
+      assert_equal({ 50 => 1.0, 66 => 2.0, 75 => 2.0, 80 => 2.0, 90 => 9.0, 95 => 9.0, 98 => 9.0, 99 => 9.0, 100 => 40.0 }, f.percentiles_ms)
+    end
+
+    def test_sweep_puts_concurrency_on_the_columns_and_configs_side_by_side_at_the_top_level
+      cells = [1, 10].flat_map do |c|
+        [cell("unicorn x2", { "server" => "unicorn" }, endpoint: "sleep", concurrency: c, rps: 1.0 * c),
+         cell("puma x2:10", { "server" => "puma" }, endpoint: "sleep", concurrency: c, rps: 5.0 * c, mean_ms: 2000.0)]
+      end
+      text = render("sweep", cells)
+      assert_match(/\| req\/s \\ concurrency \|\s+1 \|\s+10 \|/, text)
+      assert_match(/\| puma x2:10\s+\|\s+5.0 \|\s+50.0 \|/, text)
+      assert_match(/\| mean response time \(ms\) \\ concurrency/, text)
+      assert_match(/Configurations side by side at concurrency 10.*\n.*unicorn x2.*puma x2:10/, text)
+    end
+
+    def test_article_puts_the_conclusion_the_scaling_and_the_verdicts_next_to_the_tables
+      article = { "title" => "lighttpd balancing", "seed" => "004_d5fd84afbf770cf8.txt", "found" => "Hash was half as fast.",
+                  "tables" => ["ab"],
+                  "claims" => [{ "says" => "Round-robin beats hash", "a" => { "proxy" => { "balance" => "round-robin" } },
+                                 "b" => { "proxy" => { "balance" => "hash" } } }] }
+      scaled = { "by" => "scale", "changes" => [{ "key" => "requests", "from" => 10_000, "to" => 3000 }] }
+      text = render("article", hash_rr, article: article, scaled: scaled)
+      assert_match "Seed: lighttpd balancing (004_d5fd84afbf770cf8.txt)", text
+      assert_match "Scaled for this machine (--scale): requests 10000 -> 3000", text
+      assert_match "Hash was half as fast.", text
+      assert_match "- Round-robin beats hash: yes, 1.86x (thin x3 via lighttpd rr 39.73 req/s vs thin x3 via lighttpd hash 21.41 req/s)", text
+      assert_match "Not measured: mongrel x3 via lighttpd hash", text
+    end
+
+    def test_chart_specs_follow_the_kinds_the_article_asks_for
+      series = (1..3).map { |t| { "t_s" => t.to_f, "requests" => 100 * t } }
+      cells = [1, 10].flat_map do |c|
+        [cell("unicorn x2", { "server" => "unicorn" }, concurrency: c, series: series),
+         cell("torquebox", { "server" => "torquebox" }, concurrency: c, status: "failed", reason: "no JRuby")]
+      end
+      run = stored_run(article: { "charts" => ["concurrency", "timeline", { "kind" => "bars", "metric" => "longest_ms" }, "tuning"] })
+      specs = Charts::Specs.new(run, cells).all
+      names = specs.map { |s| s["name"] }
+      assert_equal %w[rack-hello-reqs rack-hello-latency rack-hello-at-concurrency-1-timeline rack-hello-at-concurrency-10-timeline
+                      rack-hello-at-concurrency-1-longest-ms rack-hello-at-concurrency-10-longest-ms
+                      configs-c10-requests-per-s configs-c10-latency-mean-ms], names
+      assert(specs.all? { |s| s["spec"]["title"]["subtitle"] == ["not measured: torquebox"] })
+    end
+  end
+end
