@@ -1,0 +1,39 @@
+// Opens an HTML report in headless Chromium (Debian's package) through
+// playwright-core, waits until its charts are drawn, and prints one JSON line:
+// {"errors": [console errors and page errors], "charts": [{"name", "width", "height", "marks"}]}.
+// A screenshot of the whole page is written to the path given second.
+//
+//   node check_page.mjs REPORT.html SCREENSHOT.png USER_DATA_DIR
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+
+const require = createRequire(new URL("../../lib/rackbench/charts/package.json", import.meta.url));
+const { chromium } = require("playwright-core");
+const [page_path, screenshot_path, user_data_dir] = process.argv.slice(2);
+
+const context = await chromium.launchPersistentContext(user_data_dir, {
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--no-first-run"],
+});
+try {
+  const page = await context.newPage();
+  const errors = [];
+  page.on("console", (msg) => { if (msg.type() === "error") errors.push(msg.text()); });
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("request", (request) => { if (!request.url().startsWith("file:")) errors.push(`network request: ${request.url()}`); });
+  await page.goto(pathToFileURL(page_path).href);
+  await page.waitForFunction(() => document.body.dataset.chartsDrawn !== undefined, null, { timeout: 20000 })
+    .catch(() => errors.push("charts were not drawn within 20 s"));
+  const charts = await page.$$eval("figure.chart", (figures) => figures.map((f) => {
+    const svg = f.querySelector("svg");
+    const box = svg ? svg.getBoundingClientRect() : { width: 0, height: 0 };
+    return { name: f.dataset.name, width: box.width, height: box.height,
+             marks: svg ? svg.querySelectorAll(".role-mark > path, .role-mark > rect, .role-mark path").length : 0 };
+  }));
+  await page.screenshot({ path: screenshot_path, fullPage: true });
+  process.stdout.write(JSON.stringify({ errors, charts }) + "\n");
+} finally {
+  await context.close();
+}
