@@ -170,7 +170,8 @@ module Rackbench
     # Keys of smoke:/scale: must be suite keys; a mapping must map numbers to numbers.
     def validate_overrides(block)
       (@data[block] || {}).each do |key, value|
-        KEYS.fetch(key) { raise error([block, key], "unknown key; known keys: #{KEYS.keys.join(", ")}") }
+        # A mapping may rewrite a server knob too (workers: {4: 2}); a plain value must be a suite key.
+        KEYS.fetch(key) { raise error([block, key], "unknown key; known keys: #{KEYS.keys.join(", ")}") } unless value.is_a?(Hash)
         raise error([block, key], "cannot be overridden in #{block}") if %w[name smoke scale article].include?(key)
         next unless value.is_a?(Hash)
 
