@@ -14,6 +14,9 @@ module Rackbench
           suite = Suite.load(name)
           plan = Plan.new(suite)
           @out.puts format("%-22s %4d cells  %s", name, plan.size, suite["description"].to_s.lines.first&.strip)
+        rescue ConfigError => e
+          # A seed suite can name a proxy or server whose adapter this copy lacks.
+          @out.puts format("%-22s  cannot load: %s", name, e.message)
         end
         0
       end
