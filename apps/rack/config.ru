@@ -3,6 +3,7 @@
 # The bundled plain-Rack workload app: rackup apps/rack/config.ru
 # Routing by hand, views through ERB from the standard library: the smallest
 # stack that does the work of apps/shared/workloads.rb.
+require "rack/files"
 require_relative "../shared/workloads"
 
 # Routes each path to its workload.
