@@ -1,0 +1,138 @@
+# frozen_string_literal: true
+
+require "etc"
+require "fileutils"
+require "tmpdir"
+require_relative "base"
+
+module Rackbench
+  module Services
+    # PostgreSQL from Debian's postgresql package, for /db: a fresh cluster
+    # (initdb) in a temporary folder, served on 127.0.0.1 or a Unix socket, and
+    # removed when the service stops. PostgreSQL refuses to run as root, so as
+    # root both initdb and postgres run as the postgres user (setpriv), in a
+    # folder that user owns. The apps find it in RACKBENCH_DATABASE_URL.
+    #
+    #   services:
+    #     - {service: postgres}
+    #     - {service: postgres, bind: unix, settings: {shared_buffers: 128MB, fsync: "off"}}
+    class Postgres < Base
+      NAME = "postgres"
+      ENV_KEY = "RACKBENCH_DATABASE_URL"
+      OS_USER = "postgres"
+      SEARCH_DIRS = Dir["/usr/lib/postgresql/*/bin"].sort_by { |d| d[%r{/(\d+)/bin}, 1].to_i }.reverse
+      knob :max_connections, 200, "connections the server accepts (each app thread holds one)"
+      knob :settings, {}, "more server settings, passed as -c key=value"
+
+      # The folder of initdb and postgres: PATH first, then Debian's versioned folders.
+      def self.bindir
+        dirs = ENV.fetch("PATH", "").split(File::PATH_SEPARATOR) + SEARCH_DIRS
+        dirs.find { |d| File.executable?(File.join(d, "initdb")) && File.executable?(File.join(d, "postgres")) }
+      end
+
+      def self.unavailable_reason
+        return "initdb/postgres not found (Debian package postgresql; bin/setup installs it)" unless bindir
+        return "running as root needs setpriv (util-linux) and a #{OS_USER} user" if Process.uid.zero? && !root_ready?
+
+        nil
+      end
+
+      def self.root_ready?
+        system("command -v setpriv >/dev/null") && !Etc.getpwnam(OS_USER).nil?
+      rescue ArgumentError
+        false
+      end
+
+      def validate!
+        super
+        unless setting(:max_connections).is_a?(Integer) && setting(:max_connections).positive?
+          raise ConfigError, "service postgres: \"max_connections\" must be a whole number > 0"
+        end
+        raise ConfigError, "service postgres: \"settings\" must be a mapping of server settings" unless setting(:settings).is_a?(Hash)
+
+        self
+      end
+
+      # Stops with SIGINT: PostgreSQL's fast shutdown (SIGTERM would wait for clients).
+      def stop_signal = "INT"
+
+      def start(supervisor, dir)
+        validate!
+        why = self.class.unavailable_reason
+        raise ServiceError, "postgres cannot run here: #{why}" if why
+
+        @home = make_home
+        initdb(supervisor, dir)
+        @port = free_port
+        child = launch(supervisor, as_owner([tool("postgres"), "-D", data_dir, *server_args]), dir, chdir: @home)
+        wait_ready(child) { File.read(child.log_path).include?("ready to accept connections") && connectable? }
+        { ENV_KEY => url }
+      rescue StandardError
+        stop(supervisor)
+        raise
+      end
+
+      def stop(supervisor)
+        super
+        FileUtils.rm_rf(@home) if @home
+        @home = nil
+      end
+
+      def commands = [@initdb_command, *super].compact
+
+      def url
+        return "postgresql://#{OS_USER}@/postgres?host=#{@home}&port=#{@port}" if unix?
+
+        "postgresql://#{OS_USER}@127.0.0.1:#{@port}/postgres"
+      end
+
+      private
+
+      def tool(exe) = File.join(self.class.bindir, exe)
+      def data_dir = File.join(@home, "data")
+      def as_root? = Process.uid.zero?
+
+      # A short path (Unix socket paths are limited to 107 bytes) the server's user owns.
+      def make_home
+        home = Dir.mktmpdir("rackbench-pg-")
+        if as_root?
+          user = Etc.getpwnam(OS_USER)
+          File.chown(user.uid, user.gid, home)
+        end
+        home
+      end
+
+      def as_owner(argv)
+        as_root? ? ["setpriv", "--reuid=#{OS_USER}", "--regid=#{OS_USER}", "--init-groups", "--", *argv] : argv
+      end
+
+      def initdb(supervisor, dir)
+        argv = as_owner([tool("initdb"), "-D", data_dir, "-U", OS_USER, "--auth=trust", "--encoding=UTF8",
+                         "--locale=C", "--no-sync"])
+        _, status = supervisor.capture(argv, name: "postgres initdb", log_path: File.join(dir, "initdb.log"),
+                                             timeout_s: 120, chdir: @home)
+        @initdb_command = argv
+        return if status.success?
+
+        raise ServiceError.new("postgres initdb failed (#{status.inspect})", log_tail: tail(File.join(dir, "initdb.log")))
+      end
+
+      def server_args
+        listen = unix? ? "" : "127.0.0.1"
+        settings = { "max_connections" => setting(:max_connections), "listen_addresses" => listen,
+                     "unix_socket_directories" => @home }.merge(setting(:settings))
+        ["-p", @port.to_s, *settings.flat_map { |k, v| ["-c", "#{k}=#{v}"] }]
+      end
+
+      def connectable?
+        sock = unix? ? UNIXSocket.new(File.join(@home, ".s.PGSQL.#{@port}")) : TCPSocket.new("127.0.0.1", @port)
+        sock.close
+        true
+      end
+
+      def tail(path) = File.exist?(path) ? File.readlines(path).last(20).join : ""
+    end
+
+    register("postgres", Postgres)
+  end
+end

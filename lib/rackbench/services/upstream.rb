@@ -1,0 +1,55 @@
+# frozen_string_literal: true
+
+require_relative "base"
+
+module Rackbench
+  module Services
+    # The upstream HTTP stub behind /network-io and /network-io-render: a real
+    # process (upstream/server.rb) that answers every GET after delay_ms with a
+    # page of body_bytes, on loopback or a Unix socket. The apps find it in
+    # RACKBENCH_UPSTREAM_URL.
+    #
+    #   services:
+    #     - {service: upstream, delay_ms: 50, body_bytes: 16384}
+    #     - {service: upstream, bind: unix}
+    class Upstream < Base
+      NAME = "upstream"
+      SERVER = File.join(__dir__, "upstream", "server.rb")
+      ENV_KEY = "RACKBENCH_UPSTREAM_URL"
+      knob :delay_ms, 50, "delay before each answer, as a remote site would add (ms)"
+      knob :body_bytes, 16_384, "size of the page it answers (bytes)"
+
+      # The request rate a suite can ask of it at most: every client waiting on
+      # one upstream call at a time, each call taking delay_ms.
+      def self.demand_per_s(suite)
+        entries = (suite["services"] || []).select { |s| s["service"] == NAME }
+        return 0.0 if entries.empty?
+
+        clients = Plan.new(suite).cells.map(&:concurrency).max.to_i
+        entries.map { |e| clients * 1000.0 / new(e).setting(:delay_ms).to_f.clamp(1, nil) }.max
+      end
+
+      def validate!
+        super
+        %w[delay_ms body_bytes].each do |key|
+          value = setting(key)
+          raise ConfigError, "service upstream: #{key.inspect} must be a number >= 0, got #{value.inspect}" unless value.is_a?(Numeric) && value >= 0
+        end
+        self
+      end
+
+      attr_reader :target
+
+      def start(supervisor, dir)
+        validate!
+        @target = unix? ? Target.unix(File.join(dir, "upstream.sock"), "/") : Target.tcp(free_port, "/")
+        listen = unix? ? ["--socket", target.socket_path] : ["--host", target.host, "--port", target.port]
+        child = launch(supervisor, [ruby, SERVER, *listen, "--delay-ms", setting(:delay_ms), "--body-bytes", setting(:body_bytes)], dir)
+        Readiness.wait(target.with_path("/?delay_ms=0&body_bytes=1"), child: child, timeout_s: DEFAULT_READY_TIMEOUT_S)
+        { ENV_KEY => target.url }
+      end
+    end
+
+    register("upstream", Upstream)
+  end
+end
