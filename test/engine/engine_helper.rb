@@ -62,7 +62,7 @@ module Rackbench
     # nginx in the foreground, one process (so SIGSTOP stalls the server itself).
     # Locations: / and /hello answer "hello world", /missing 404, /chunked is
     # sent chunked, /empty 204. keepalive_requests bounds each connection.
-    def start_nginx(port: free_port, unix: nil, keepalive_requests: 10_000)
+    def start_nginx(port: free_port, unix: nil, keepalive_requests: 10_000, worker_connections: 4096)
       dir = File.join(tmpdir, "nginx-#{port}")
       FileUtils.mkdir_p(dir)
       listen = unix ? "unix:#{unix}" : "127.0.0.1:#{port}"
@@ -71,9 +71,10 @@ module Rackbench
         daemon off;
         master_process off;
         worker_processes 1;
+        worker_rlimit_nofile #{worker_connections * 2};
         pid #{dir}/nginx.pid;
         error_log #{dir}/error.log;
-        events { worker_connections 4096; }
+        events { worker_connections #{worker_connections}; }
         http {
           access_log off;
           client_body_temp_path #{dir}/body;
@@ -83,7 +84,7 @@ module Rackbench
           scgi_temp_path #{dir}/scgi;
           keepalive_requests #{keepalive_requests};
           server {
-            listen #{listen};
+            listen #{listen} backlog=16384;
             root #{dir};
             location = / { return 200 "hello world"; }
             location = /hello { return 200 "hello world"; }

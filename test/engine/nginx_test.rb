@@ -72,6 +72,14 @@ module Rackbench
       assert_operator r["elapsed_s"], :>=, 2.0
     end
 
+    def test_ten_thousand_connections_in_under_64_mb
+      _nginx, base = start_nginx(worker_connections: 12_000)
+      r = load_json("#{base}/hello", "-c", 10_000, "-t", 2, "-d", "2s", "--timeout", "5s")
+      assert_equal 0, errors_total(r)
+      assert_operator r["requests"], :>, 10_000
+      assert_operator r["max_rss_bytes"], :<, 64 * 1024 * 1024
+    end
+
     def test_nginx_over_a_unix_socket
       sock = File.join(tmpdir, "nginx.sock")
       _nginx, base = start_nginx(unix: sock)
