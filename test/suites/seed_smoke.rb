@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require "open3"
+require "rackbench/charts/renderer"
+
+module Rackbench
+  # Runs a built-in seed suite with --smoke through bin/rackbench, as a user
+  # would, and checks what the article report and the charts must hold.
+  module SeedSmoke
+    BIN = File.join(ROOT, "bin", "rackbench")
+
+    # Runs the suite; returns [stdout, run row, cells, chart paths].
+    def smoke_run(suite)
+      out, err, status = Open3.capture3(BIN, "run", suite, "--smoke", "--results", tmpdir)
+      assert_includes [0, 3], status.exitstatus, "rackbench run #{suite} --smoke failed:\n#{out}\n#{err}"
+      assert_nothing_left(status.pid)
+      store = Store.new(tmpdir)
+      run = store.run
+      cells = store.cells(run["id"])
+      store.close
+      [out, run, cells, Dir[File.join(run["dir"], "charts", "*.svg")].sort]
+    end
+
+    # Every server entry of the suite has its cells, measured or failed with a
+    # reason, and its label is a row of the printed tables.
+    def assert_rows_for_every_server(suite_name, out, cells)
+      suite = Suite.load(suite_name, overrides: { "smoke" => true })
+      Plan.new(suite).groups.each do |group|
+        label = Servers.fetch(group.server_config["server"]).new(group.server_config).label
+        mine = cells.select { |c| c["label"] == label }
+        refute_empty mine, "no cells for #{label}"
+        mine.each do |c|
+          if c["status"] == "ok"
+            assert_operator c["requests_per_s"], :>, 0, "#{label} #{c["endpoint"]} measured nothing"
+          else
+            refute_empty c["reason"].to_s, "#{label} #{c["endpoint"]} failed without a reason"
+          end
+        end
+        assert_match(/^\| #{Regexp.escape(label)} \||^--- #{Regexp.escape(label)} ---|^\| #{Regexp.escape(label)}\s/, out, "no row for #{label}")
+      end
+      assert(cells.any? { |c| c["status"] == "ok" }, "no cell of #{suite_name} was measured")
+    end
+
+    def assert_charts_drawn(charts, at_least:, named: [])
+      skip "charts: #{Charts::Renderer.unavailable_reason}" if Charts::Renderer.unavailable_reason
+      assert_operator charts.size, :>=, at_least, "charts: #{charts.map { |c| File.basename(c) }}"
+      named.each { |re| assert(charts.any? { |c| File.basename(c).match?(re) }, "no chart named like #{re}") }
+      charts.each do |path|
+        svg = File.read(path)
+        assert svg.start_with?("<svg"), "#{path} is not an SVG"
+        assert_match(/class="mark-(line|rect|symbol)[^"]*role-mark[^>]*>\s*<path/, svg, "#{File.basename(path)} has no marks")
+      end
+    end
+
+    def assert_verdicts(out, count)
+      section = out[/^This run against the article:\n((?:- .*\n)+)/, 1].to_s
+      assert_equal count, section.lines.size, "verdicts:\n#{section}"
+      section.lines.each { |l| assert_match(/: (yes|no|not measured), \S/, l) }
+    end
+  end
+end
