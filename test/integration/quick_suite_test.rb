@@ -12,14 +12,19 @@ module Rackbench
     def test_the_quick_suite_in_smoke_mode_measures_every_server_with_no_errors_on_hello
       out, err, status = Open3.capture3(BIN, "run", "--smoke", "--results", tmpdir)
       assert status.success?, "rackbench run failed:\n#{out}\n#{err}"
-      hello = out[%r{^/hello\n(.*?)\n\n}m, 1]
-      rows = hello.lines.drop(2).map(&:split)
-      assert_equal %w[puma puma unicorn thin webrick], rows.map(&:first)
-      rows.each do |row|
-        assert_operator row[3].to_f, :>, 0, "req/s of #{row.first}"
-        assert_match(%r{\A0/\d+\z}, row[6], "no errors on /hello for #{row.first}")
-      end
+      hello_table = out[%r{^/hello\n(.*?)\n\n}m, 1]
+      labels = ["puma x0:16", "puma x2:8", "unicorn x4", "thin", "webrick"]
+      assert_equal labels, hello_table.lines.drop(2).map { |l| l[/\A\S+(?: x[\d:]+)?/] }
       assert_match(/server on CPU \d+, load on CPU \d+/, out)
+
+      json, = Open3.capture3(BIN, "report", "--results", tmpdir, "--format", "json")
+      hello = JSON.parse(json)["cells"].select { |c| c["path"] == "/hello" }
+      assert_equal labels, hello.map { |c| c["label"] }
+      hello.each do |cell|
+        assert_operator cell["requests_per_s"], :>, 0, cell["label"]
+        assert_equal 0, cell["errors"], "no errors on /hello for #{cell["label"]}"
+        assert_operator cell["resources"]["pss_max_bytes"], :>, 1_000_000, "memory of #{cell["label"]} was sampled"
+      end
       assert_nothing_left(status.pid)
     end
 
