@@ -6,33 +6,10 @@ require "open3"
 require "socket"
 
 module Rackbench
-  # Helpers for the native engine's tests: build rackbench-load once, start
-  # real servers (nginx, puma) through a Supervisor and wait for them against a
-  # monotonic deadline, run the engine and read its JSON. Every process started
-  # here is stopped in the test's teardown (Supervisor#stop_all).
-  module EngineHelpers
-    EXT_DIR = File.join(ROOT, "ext", "rackbench_load")
-    BINARY = File.join(EXT_DIR, "rackbench-load")
+  # Real servers for the engine's tests, started through the test's Supervisor
+  # and waited for against a monotonic deadline (never a fixed sleep).
+  module EngineServers
     RACK_APP = File.join(ROOT, "apps", "rack", "config.ru")
-
-    def self.build!
-      @build ||= begin
-        out, status = Open3.capture2e("make", "-s", "-C", EXT_DIR, "rackbench-load")
-        raise "building rackbench-load failed:\n#{out}" unless status.success?
-
-        true
-      end
-    end
-
-    def supervisor
-      @supervisor ||= Supervisor.new
-    end
-
-    def teardown
-      @stopped&.each { |pid| Process.kill("CONT", pid) rescue nil } # rubocop:disable Style/RescueModifier
-      @supervisor&.stop_all
-      super
-    end
 
     def free_port
       server = TCPServer.new("127.0.0.1", 0)
@@ -67,7 +44,15 @@ module Rackbench
       FileUtils.mkdir_p(dir)
       listen = unix ? "unix:#{unix}" : "127.0.0.1:#{port}"
       File.write(File.join(dir, "hello.txt"), "hello world")
-      File.write(File.join(dir, "nginx.conf"), <<~CONF)
+      File.write(File.join(dir, "nginx.conf"), nginx_conf(dir, listen, keepalive_requests, worker_connections))
+      child = supervisor.spawn(["nginx", "-p", dir, "-e", "#{dir}/error.log", "-c", "#{dir}/nginx.conf"],
+                               name: "nginx", log_path: File.join(dir, "nginx.log"))
+      unix ? wait_for_socket(unix, child) : wait_for_port(port, child)
+      [child, unix ? "unix:#{unix}:" : "http://127.0.0.1:#{port}"]
+    end
+
+    def nginx_conf(dir, listen, keepalive_requests, worker_connections)
+      <<~CONF
         daemon off;
         master_process off;
         worker_processes 1;
@@ -95,10 +80,6 @@ module Rackbench
           }
         }
       CONF
-      child = supervisor.spawn(["nginx", "-p", dir, "-e", "#{dir}/error.log", "-c", "#{dir}/nginx.conf"],
-                               name: "nginx", log_path: File.join(dir, "nginx.log"))
-      unix ? wait_for_socket(unix, child) : wait_for_port(port, child)
-      [child, unix ? "unix:#{unix}:" : "http://127.0.0.1:#{port}"]
     end
 
     # puma on the bundled rack app, over TCP or a Unix socket.
@@ -110,6 +91,36 @@ module Rackbench
       child = supervisor.spawn(argv, name: "puma", log_path: File.join(tmpdir, "puma-#{port}.log"))
       unix ? wait_for_socket(unix, child) : wait_for_port(port, child)
       [child, unix ? "unix:#{unix}:" : "http://127.0.0.1:#{port}"]
+    end
+  end
+
+  # Helpers for the native engine's tests: build rackbench-load once, start
+  # real servers (nginx, puma) through a Supervisor and wait for them against a
+  # monotonic deadline, run the engine and read its JSON. Every process started
+  # here is stopped in the test's teardown (Supervisor#stop_all).
+  module EngineHelpers
+    include EngineServers
+
+    EXT_DIR = File.join(ROOT, "ext", "rackbench_load")
+    BINARY = File.join(EXT_DIR, "rackbench-load")
+
+    def self.build!
+      @build ||= begin
+        out, status = Open3.capture2e("make", "-s", "-C", EXT_DIR, "rackbench-load")
+        raise "building rackbench-load failed:\n#{out}" unless status.success?
+
+        true
+      end
+    end
+
+    def supervisor
+      @supervisor ||= Supervisor.new
+    end
+
+    def teardown
+      @stopped&.each { |pid| Process.kill("CONT", pid) rescue nil } # rubocop:disable Style/RescueModifier
+      @supervisor&.stop_all
+      super
     end
 
     # Runs rackbench-load ARGS; returns [stdout, stderr, status, elapsed_s].

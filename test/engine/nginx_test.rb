@@ -7,14 +7,14 @@ module Rackbench
   class NativeAgainstNginxTest < Minitest::Test
     include EngineHelpers
 
-    def test_n_requests_are_exactly_n_responses_all_200
+    def test_n_requests_are_exactly_n_responses_all_ok
       _nginx, base = start_nginx
       r = load_json("#{base}/hello", "-c", 8, "-n", 5000)
       assert_equal 5000, r["requests"]
       assert_equal({ "200" => 5000 }, r["status_counts"])
       assert_equal 0, errors_total(r)
       assert_operator r["bytes"], :>, 5000 * "hello world".bytesize
-      assert_equal 5000, r["histogram"].sum { |_v, n| n }
+      assert_equal(5000, r["histogram"].sum { |_v, n| n })
     end
 
     def test_paths_are_taken_in_turn_and_statuses_counted_by_code
@@ -52,7 +52,7 @@ module Rackbench
       assert_in_delta 1.0, in_flight / 32, 0.05, "mean x throughput / connections"
       assert_equal "closed", r["mode"]
       assert_equal 2, r["series"].size
-      assert_equal r["requests"], r["series"].sum { |s| s["requests"] }
+      assert_equal(r["requests"], r["series"].sum { |s| s["requests"] })
     end
 
     def test_open_loop_achieves_its_target_rate_within_1_percent
@@ -106,7 +106,7 @@ module Rackbench
       _nginx, base = start_nginx
       out, _err, status, = load_raw("#{base}/hello", "-c", 2, "-d", "1s")
       assert status.success?
-      assert_match(/^Requests\/sec: +\d+/, out)
+      assert_match(%r{^Requests/sec: +\d+}, out)
       assert_match(/Latency Distribution/, out)
       assert_match(/Errors: connect 0, read 0, write 0, timeout 0, malformed 0, check 0/, out)
     end
