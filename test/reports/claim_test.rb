@@ -23,7 +23,7 @@ module Rackbench
     def test_beats_answers_yes_with_the_measured_ratio
       v = verdict("says" => "Puma beats Unicorn", "a" => PUMA, "b" => UNICORN, "endpoint" => "sleep", "concurrency" => 50)
       assert_equal "yes", v["answer"]
-      assert_match(/\APuma beats Unicorn: yes, 4.1x \(puma x2:10 410.0 req\/s vs unicorn x2 100.0 req\/s\)/, v["sentence"])
+      assert_match(%r{\APuma beats Unicorn: yes, 4.1x \(puma x2:10 410.0 req/s vs unicorn x2 100.0 req/s\)}, v["sentence"])
     end
 
     def test_beats_answers_no_when_the_other_is_ahead
@@ -33,13 +33,16 @@ module Rackbench
     end
 
     def test_a_lower_is_better_metric_turns_the_ratio_around
-      v = verdict("says" => "Puma answers sooner", "metric" => "latency_mean_ms", "a" => PUMA, "b" => UNICORN, "endpoint" => "sleep")
+      v = verdict("says" => "Puma answers sooner", "metric" => "latency_mean_ms", "a" => PUMA, "b" => UNICORN,
+                  "endpoint" => "sleep")
       assert_equal "yes", v["answer"]
       assert_match "4.0x", v["detail"]
     end
 
     def test_knob_values_written_as_in_the_article_follow_the_runs_scaling
-      scaled = { "by" => "scale", "changes" => [{ "key" => "workers", "from" => 4, "to" => 2 }, { "key" => "concurrency", "from" => 100, "to" => 50 }] }
+      scaled = { "by" => "scale",
+                 "changes" => [{ "key" => "workers", "from" => 4, "to" => 2 },
+                               { "key" => "concurrency", "from" => 100, "to" => 50 }] }
       v = verdict({ "says" => "Puma x4:10 beats Unicorn x4", "a" => PUMA.merge("workers" => 4), "b" => UNICORN.merge("workers" => 4),
                     "endpoint" => "sleep", "concurrency" => 100 }, scaled)
       assert_equal "yes", v["answer"]
@@ -52,7 +55,8 @@ module Rackbench
     end
 
     def test_ties_holds_within_the_tolerance_only
-      close = [cell("a", { "server" => "thin", "instances" => 4 }, rps: 100.0), cell("b", { "server" => "thin", "instances" => 5 }, rps: 104.0)]
+      close = [cell("a", { "server" => "thin", "instances" => 4 }, rps: 100.0),
+               cell("b", { "server" => "thin", "instances" => 5 }, rps: 104.0)]
       spec = { "says" => "5 ties 4", "kind" => "ties", "a" => { "instances" => 5 }, "b" => { "instances" => 4 } }
       assert_equal "yes", Article::Claim.new(spec, close).verdict["answer"]
       assert_equal "no", Article::Claim.new(spec.merge("tolerance" => 0.02), close).verdict["answer"]
@@ -67,8 +71,10 @@ module Rackbench
 
     def test_nested_proxy_settings_match_a_subset
       proxied = [cell("thin x3 via lighttpd hash", { "server" => "thin", "instances" => 3, "proxy" => { "proxy" => "lighttpd", "balance" => "hash" } }, rps: 50.0),
-                 cell("thin x3 via lighttpd rr", { "server" => "thin", "instances" => 3, "proxy" => { "proxy" => "lighttpd", "balance" => "round-robin" } }, rps: 140.0)]
-      spec = { "says" => "rr beats hash", "a" => { "proxy" => { "balance" => "round-robin" } }, "b" => { "proxy" => { "balance" => "hash" } } }
+                 cell("thin x3 via lighttpd rr",
+                      { "server" => "thin", "instances" => 3, "proxy" => { "proxy" => "lighttpd", "balance" => "round-robin" } }, rps: 140.0)]
+      spec = { "says" => "rr beats hash", "a" => { "proxy" => { "balance" => "round-robin" } },
+               "b" => { "proxy" => { "balance" => "hash" } } }
       assert_match "yes, 2.8x", Article::Claim.new(spec, proxied).verdict["sentence"]
     end
 

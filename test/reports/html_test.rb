@@ -25,13 +25,14 @@ module Rackbench
       [10, 100].flat_map do |c|
         [cell("puma x0:16", { "server" => "puma", "threads" => 16 }, concurrency: c, rps: 9.0 * c, series: series),
          cell("unicorn x4", { "server" => "unicorn", "workers" => 4 }, concurrency: c, rps: 7.5 * c, series: series),
-         cell("torquebox", { "server" => "torquebox" }, concurrency: c, status: "failed", reason: "torquebox cannot run here: no jruby")]
+         cell("torquebox", { "server" => "torquebox" }, concurrency: c, status: "failed",
+                                                        reason: "torquebox cannot run here: no jruby")]
       end
     end
 
     def article
       { "title" => "Benchmarking <TorqueBox>", "seed" => "000", "found" => "TorqueBox led.", "tables" => %w[three_column],
-        "charts" => ["concurrency", "timeline", "bars", "tuning"],
+        "charts" => %w[concurrency timeline bars tuning],
         "claims" => [{ "says" => "Puma beats Unicorn", "a" => { "server" => "puma" }, "b" => { "server" => "unicorn" }, "endpoint" => "hello" }] }
     end
 
@@ -51,7 +52,7 @@ module Rackbench
 
       assert_empty report["errors"]
       expected = Charts::Specs.new(run, stored_cells).all.map { |s| s["name"] }
-      assert_equal expected, report["charts"].map { |c| c["name"] }
+      assert_equal(expected, report["charts"].map { |c| c["name"] })
       assert_operator expected.size, :>=, 8
       report["charts"].each do |chart|
         assert_operator chart["width"], :>, 100, "#{chart["name"]} has no width"
@@ -61,7 +62,7 @@ module Rackbench
       assert_operator File.size(screenshot), :>, 10_000
       assert_includes html, "Benchmarking &lt;TorqueBox&gt;"
       assert_includes html, "Puma beats Unicorn</strong>: yes, 1.2x"
-      refute_match %r{<script[^>]+src=}, html
+      refute_match(/<script[^>]+src=/, html)
       assert_nothing_left
     end
   end

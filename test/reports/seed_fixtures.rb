@@ -12,10 +12,12 @@ module Rackbench
         "requests_per_s" => status == "ok" ? rps : nil, "latency_mean_us" => status == "ok" ? mean_ms * 1000 : nil,
         "latency_p99_us" => status == "ok" ? max_ms * 900 : nil, "errors" => status == "ok" ? errors : nil,
         "engine_command" => ["rackbench-load", "-c", concurrency.to_s],
-        "result" => status == "ok" ? { "requests" => requests, "duration_s" => requests / rps, "bytes" => requests * 2495,
-                                       "errors" => { "connect" => errors, "status" => 0 },
-                                       "latency_us" => { "mean" => mean_ms * 1000, "p50" => mean_ms * 1000, "p99" => max_ms * 900, "max" => max_ms * 1000 },
-                                       "series" => series, "histogram" => histogram } : nil,
+        "result" => if status == "ok"
+                      { "requests" => requests, "duration_s" => requests / rps, "bytes" => requests * 2495,
+                        "errors" => { "connect" => errors, "status" => 0 },
+                        "latency_us" => { "mean" => mean_ms * 1000, "p50" => mean_ms * 1000, "p99" => max_ms * 900, "max" => max_ms * 1000 },
+                        "series" => series, "histogram" => histogram }
+                    end,
         "resources" => status == "ok" ? { "cpu_percent" => cpu_percent, "pss_max_bytes" => pss_mb * 1_048_576, "processes_max" => 2 } : nil
       }
     end

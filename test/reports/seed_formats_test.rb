@@ -10,10 +10,11 @@ module Rackbench
 
     def hash_rr
       [cell("thin x3 via lighttpd hash", { "server" => "thin", "proxy" => { "balance" => "hash" } }, rps: 21.41, max_ms: 22_795.0,
-                                                                                                 requests: 10_000, cpu_percent: 115.0),
+                                                                                                     requests: 10_000, cpu_percent: 115.0),
        cell("thin x3 via lighttpd rr", { "server" => "thin", "proxy" => { "balance" => "round-robin" } }, rps: 39.73, max_ms: 17_132.0,
-                                                                                                      requests: 10_000, cpu_percent: 315.0),
-       cell("mongrel x3 via lighttpd hash", { "server" => "mongrel" }, status: "failed", reason: "mongrel cannot run here: does not build")]
+                                                                                                          requests: 10_000, cpu_percent: 315.0),
+       cell("mongrel x3 via lighttpd hash", { "server" => "mongrel" }, status: "failed",
+                                                                       reason: "mongrel cannot run here: does not build")]
     end
 
     def render(format, cells, **run) = Reports.fetch(format).new(stored_run(**run), cells).render
@@ -30,17 +31,18 @@ module Rackbench
       text = render("ab", hash_rr)
       assert_match "Requests per second:    21.41 [#/sec] (mean)", text
       assert_match "Time taken for tests:   467.071 seconds", text
-      assert_match(/Transfer rate:\s+52.17 \[Kbytes\/sec\] received/, text)
+      assert_match(%r{Transfer rate:\s+52.17 \[Kbytes/sec\] received}, text)
       assert_match(/100%\s+22795 \(longest request\)/, text)
       assert_match(/Server load:\s+1.15 cores busy/, text)
-      assert_match(/Requests per second\s+21.41\s+39.73\s+n\/a/, text)
+      assert_match(%r{Requests per second\s+21.41\s+39.73\s+n/a}, text)
       assert_match "Not measured:           mongrel cannot run here", text
     end
 
     def test_ab_percentiles_come_from_the_native_histogram_when_stored
       histogram = [[1000, 50], [2000, 30], [9000, 19], [40_000, 1]]
       f = Article::Figures.new(cell("puma", { "server" => "puma" }, histogram: histogram))
-      assert_equal({ 50 => 1.0, 66 => 2.0, 75 => 2.0, 80 => 2.0, 90 => 9.0, 95 => 9.0, 98 => 9.0, 99 => 9.0, 100 => 40.0 }, f.percentiles_ms)
+      assert_equal({ 50 => 1.0, 66 => 2.0, 75 => 2.0, 80 => 2.0, 90 => 9.0, 95 => 9.0, 98 => 9.0, 99 => 9.0, 100 => 40.0 },
+                   f.percentiles_ms)
     end
 
     def test_sweep_puts_concurrency_on_the_columns_and_configs_side_by_side_at_the_top_level
@@ -49,7 +51,7 @@ module Rackbench
          cell("puma x2:10", { "server" => "puma" }, endpoint: "sleep", concurrency: c, rps: 5.0 * c, mean_ms: 2000.0)]
       end
       text = render("sweep", cells)
-      assert_match(/\| req\/s \\ concurrency \|\s+1 \|\s+10 \|/, text)
+      assert_match(%r{\| req/s \\ concurrency \|\s+1 \|\s+10 \|}, text)
       assert_match(/\| puma x2:10\s+\|\s+5.0 \|\s+50.0 \|/, text)
       assert_match(/\| mean response time \(ms\) \\ concurrency/, text)
       assert_match(/Configurations side by side at concurrency 10.*\n.*unicorn x2.*puma x2:10/, text)
@@ -65,7 +67,8 @@ module Rackbench
       assert_match "Seed: lighttpd balancing (004_d5fd84afbf770cf8.txt)", text
       assert_match "Scaled for this machine (--scale): requests 10000 -> 3000", text
       assert_match "Hash was half as fast.", text
-      assert_match "- Round-robin beats hash: yes, 1.86x (thin x3 via lighttpd rr 39.73 req/s vs thin x3 via lighttpd hash 21.41 req/s)", text
+      assert_match "- Round-robin beats hash: yes, 1.86x (thin x3 via lighttpd rr 39.73 req/s vs thin x3 via lighttpd hash 21.41 req/s)",
+                   text
       assert_match "Not measured: mongrel x3 via lighttpd hash", text
     end
 
@@ -75,7 +78,8 @@ module Rackbench
         [cell("unicorn x2", { "server" => "unicorn" }, concurrency: c, series: series),
          cell("torquebox", { "server" => "torquebox" }, concurrency: c, status: "failed", reason: "no JRuby")]
       end
-      run = stored_run(article: { "charts" => ["concurrency", "timeline", { "kind" => "bars", "metric" => "longest_ms" }, "tuning"] })
+      run = stored_run(article: { "charts" => ["concurrency", "timeline", { "kind" => "bars", "metric" => "longest_ms" },
+                                               "tuning"] })
       specs = Charts::Specs.new(run, cells).all
       names = specs.map { |s| s["name"] }
       assert_equal %w[rack-hello-reqs rack-hello-latency rack-hello-at-concurrency-1-timeline rack-hello-at-concurrency-10-timeline

@@ -11,7 +11,9 @@ module Rackbench
       out, _run, cells, charts = smoke_run("app-servers-2015")
       assert_rows_for_every_server("app-servers-2015", out, cells)
       assert_includes out, "| App server | Throughput (req/s) | Latency (ms) | Req. Errors (n/tot) |"
-      %w[sinatra roda].product(["10 numbers, cache disabled", "10000 numbers, cache disabled", "10000 numbers, cache enabled"]).each do |app, test|
+      %w[sinatra
+         roda].product(["10 numbers, cache disabled", "10000 numbers, cache disabled",
+                        "10000 numbers, cache enabled"]).each do |app, test|
         assert_includes out, "#### #{app} #{test} at concurrency 20"
       end
       assert_match(/wrk --threads 2 --connections 20/, out)

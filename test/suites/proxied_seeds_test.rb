@@ -19,7 +19,7 @@ module Rackbench
       needs_proxy("nginx")
       out, _run, cells, charts = smoke_run("thin-nginx-2008")
       assert_rows_for_every_server("thin-nginx-2008", out, cells)
-      assert_match(/Requests per second:\s+[\d.]+ \[#\/sec\] \(mean\)/, out)
+      assert_match(%r{Requests per second:\s+[\d.]+ \[#/sec\] \(mean\)}, out)
       assert_match(/Memory under load:\s+[\d.]+ MB/, out)
       assert_charts_drawn(charts, at_least: 3, named: [/memory-mb/])
       assert_verdicts(out, 5)

@@ -10,7 +10,9 @@ module Rackbench
     def test_the_smoke_run_sweeps_six_endpoints_on_six_configs_with_a_chart_per_endpoint
       out, _run, cells, charts = smoke_run("puma-vs-unicorn-2016")
       assert_rows_for_every_server("puma-vs-unicorn-2016", out, cells)
-      assert_equal %w[fibonacci template-render sleep sleep-render network-io network-io-render], cells.map { |c| c["endpoint"] }.uniq
+      assert_equal %w[fibonacci template-render sleep sleep-render network-io network-io-render], cells.map { |c|
+        c["endpoint"]
+      }.uniq
       assert_equal 6, cells.map { |c| c["label"] }.uniq.size
       assert_match "workers 4 -> 1, 8 -> 2", out
       assert_match(%r{\| req/s \\ concurrency\s+\|\s+2 \|\s+4 \|}, out)

@@ -36,7 +36,8 @@ module Rackbench
             refute_empty c["reason"].to_s, "#{label} #{c["endpoint"]} failed without a reason"
           end
         end
-        assert_match(/^\| #{Regexp.escape(label)} \||^--- #{Regexp.escape(label)} ---|^\| #{Regexp.escape(label)}\s/, out, "no row for #{label}")
+        assert_match(/^\| #{Regexp.escape(label)} \||^--- #{Regexp.escape(label)} ---|^\| #{Regexp.escape(label)}\s/, out,
+                     "no row for #{label}")
       end
       assert(cells.any? { |c| c["status"] == "ok" }, "no cell of #{suite_name} was measured")
     end

@@ -50,7 +50,8 @@ module Rackbench
 
         tolerance = @spec.fetch("tolerance", 0.1)
         apart = (value(a) - value(b)).abs / [value(a), value(b)].max.to_f
-        [apart <= tolerance ? "yes" : "no", "#{(apart * 100).round}% apart, tolerance #{(tolerance * 100).round}% (#{show(a)} vs #{show(b)})"]
+        [apart <= tolerance ? "yes" : "no",
+         "#{(apart * 100).round}% apart, tolerance #{(tolerance * 100).round}% (#{show(a)} vs #{show(b)})"]
       end
 
       def check_leads
@@ -88,7 +89,8 @@ module Rackbench
         head = rates.first([rates.size / 4, 1].max)
         tail = rates.last(rates.size / 2)
         share = mean(head) / mean(tail)
-        [share < 0.9 ? "yes" : "no", "the first #{head.size} s ran at #{(share * 100).round}% of the last #{tail.size} s (#{a.label})"]
+        [share < 0.9 ? "yes" : "no",
+         "the first #{head.size} s ran at #{(share * 100).round}% of the last #{tail.size} s (#{a.label})"]
       end
 
       private
@@ -122,7 +124,9 @@ module Rackbench
       end
 
       def level_cells(figure)
-        @cells.select { |c| at_level(c) && c["config"]&.dig("app") == figure.cell["config"]&.dig("app") }.map { |c| Figures.new(c) }
+        @cells.select do |c|
+          at_level(c) && c["config"]&.dig("app") == figure.cell["config"]&.dig("app")
+        end.map { |c| Figures.new(c) }
       end
 
       def subset?(match, config)
@@ -154,7 +158,13 @@ module Rackbench
         @better == :higher ? x / y : y / x
       end
 
-      def format_ratio(ratio) = ratio.infinite? ? "infinitely" : "#{ratio.round(ratio < 10 ? 2 : 1)}x"
+      def format_ratio(ratio)
+        if ratio.infinite?
+          "infinitely"
+        else
+          "#{ratio.round(ratio < 10 ? 2 : 1)}x"
+        end
+      end
 
       def show(figure)
         value = figure.metric(@metric)

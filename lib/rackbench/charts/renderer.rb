@@ -47,8 +47,11 @@ module Rackbench
         jobs_path = File.join(dir, "charts.json")
         File.write(jobs_path, JSON.generate(jobs))
         output, status = @supervisor.capture(["node", SCRIPT, jobs_path], name: "charts", log_path: File.join(dir, "render.log"),
-                                                                        timeout_s: TIMEOUT_S, chdir: DIR)
-        raise ServiceError.new("charts: node failed (#{status.inspect})", log_tail: output.lines.last(10).join) unless status.success?
+                                                                          timeout_s: TIMEOUT_S, chdir: DIR)
+        unless status.success?
+          raise ServiceError.new("charts: node failed (#{status.inspect})",
+                                 log_tail: output.lines.last(10).join)
+        end
 
         jobs.map { |j| j["path"] }
       end

@@ -32,7 +32,10 @@ module Rackbench
 
       def all
         kinds.flat_map do |k|
-          raise ConfigError, "unknown chart kind #{k["kind"].inspect}; known: #{KINDS.join(", ")}" unless KINDS.include?(k["kind"])
+          unless KINDS.include?(k["kind"])
+            raise ConfigError,
+                  "unknown chart kind #{k["kind"].inspect}; known: #{KINDS.join(", ")}"
+          end
 
           send(k["kind"], k)
         end
@@ -46,9 +49,13 @@ module Rackbench
           ok = list.select(&:ok?)
           next [] if ok.map { |f| f.cell["concurrency"] }.uniq.size < 2
 
-          points = ok.map { |f| { "config" => f.label, "concurrency" => f.cell["concurrency"], "requests_per_s" => f.requests_per_s, "latency_mean_ms" => f.latency_mean_ms } }
+          points = ok.map do |f|
+            { "config" => f.label, "concurrency" => f.cell["concurrency"], "requests_per_s" => f.requests_per_s,
+              "latency_mean_ms" => f.latency_mean_ms }
+          end
           [line("#{slug(title)}-reqs", "#{title}: requests per second", points, "concurrency", "requests_per_s", "req/s", missing(list)),
-           line("#{slug(title)}-latency", "#{title}: mean response time", points, "concurrency", "latency_mean_ms", "ms", missing(list))]
+           line("#{slug(title)}-latency", "#{title}: mean response time", points, "concurrency", "latency_mean_ms", "ms",
+                missing(list))]
         end
       end
 

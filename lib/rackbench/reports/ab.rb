@@ -55,7 +55,7 @@ module Rackbench
 
       def comparison(title, list)
         width = [list.map { |f| f.label.length }.max, 10].max
-        out = +"#### #{title}: side by side\n"
+        out = "#### #{title}: side by side\n"
         out << format("%-26s%s\n", "", list.map { |f| f.label.rjust(width) }.join("  "))
         COMPARED.each do |name, reader|
           values = list.map { |f| (f.ok? ? fmt2(f.public_send(reader)) : "n/a").rjust(width) }

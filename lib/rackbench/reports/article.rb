@@ -36,7 +36,9 @@ module Rackbench
 
       # The article's words, folded at about 100 columns.
       def wrap(text)
-        text.to_s.split(/\n\s*\n/).map { |para| para.gsub(/\s+/, " ").strip.scan(/\S.{0,98}(?=\s|\z)|\S+/).join("\n") }.join("\n\n")
+        text.to_s.split(/\n\s*\n/).map do |para|
+          para.gsub(/\s+/, " ").strip.scan(/\S.{0,98}(?=\s|\z)|\S+/).join("\n")
+        end.join("\n\n")
       end
     end
 

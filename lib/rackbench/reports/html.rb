@@ -73,7 +73,9 @@ module Rackbench
       def table(title, list)
         head = COLUMNS.map { |name, _| "<th>#{h(name)}</th>" }.join
         rows = list.map do |f|
-          next %(<tr class="failed"><td>#{h(f.label)}</td><td>#{f.cell["concurrency"]}</td><td colspan="#{COLUMNS.size - 2}">not measured: #{h(f.reason)}</td></tr>) unless f.ok?
+          unless f.ok?
+            next %(<tr class="failed"><td>#{h(f.label)}</td><td>#{f.cell["concurrency"]}</td><td colspan="#{COLUMNS.size - 2}">not measured: #{h(f.reason)}</td></tr>)
+          end
 
           cells = COLUMNS.map { |_, reader| reader ? f.public_send(reader) : f.cell["concurrency"] }
           "<tr>#{cells.map { |v| "<td>#{h(v.is_a?(Float) ? v.round(2) : v)}</td>" }.join}</tr>"

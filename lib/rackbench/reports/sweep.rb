@@ -48,7 +48,11 @@ module Rackbench
         rows = at_top.group_by { |f| f.cell["endpoint"] }.map do |endpoint, fs|
           [endpoint] + labels.map do |l|
             f = fs.find { |x| x.label == l }
-            f.nil? ? "" : (f.ok? ? format("%.1f", f.requests_per_s) : "failed")
+            if f.nil?
+              ""
+            else
+              (f.ok? ? format("%.1f", f.requests_per_s) : "failed")
+            end
           end
         end
         "#### Configurations side by side at concurrency #{top} (req/s)\n" + table(["endpoint", *labels], rows)
@@ -56,8 +60,14 @@ module Rackbench
 
       def table(headers, rows)
         widths = headers.each_index.map { |i| ([headers[i]] + rows.map { |r| r[i].to_s }).map(&:length).max }
-        line = ->(cs) { "| #{cs.each_with_index.map { |c, i| i.zero? ? c.to_s.ljust(widths[i]) : c.to_s.rjust(widths[i]) }.join(" | ")} |\n" }
-        line.call(headers) + "|#{widths.each_with_index.map { |w, i| i.zero? ? ":#{"-" * (w + 1)}" : "#{"-" * (w + 1)}:" }.join("|")}|\n" +
+        line = lambda { |cs|
+          "| #{cs.each_with_index.map do |c, i|
+            i.zero? ? c.to_s.ljust(widths[i]) : c.to_s.rjust(widths[i])
+          end.join(" | ")} |\n"
+        }
+        line.call(headers) + "|#{widths.each_with_index.map do |w, i|
+          i.zero? ? ":#{"-" * (w + 1)}" : "#{"-" * (w + 1)}:"
+        end.join("|")}|\n" +
           rows.map(&line).join
       end
     end

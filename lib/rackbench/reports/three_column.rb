@@ -21,7 +21,7 @@ module Rackbench
       private
 
       def section(summary, group, list)
-        out = +"#### #{summary.title(group)}\n"
+        out = "#### #{summary.title(group)}\n"
         command = summary.command_of(list)
         out << "```\n#{command}\n```\n" if command
         out << "| #{HEADERS.join(" | ")} |\n| :------------- | -----------------: | -----------: | ------------------: |\n"
