@@ -58,7 +58,7 @@ module Workloads
 
   # Rows for /network-io-render: the upstream page's list items as the data.
   def items_from_html(html)
-    page_items(html.scan(%r{<li>([^<]*)</li>}).flatten)
+    page_items(html.scan(%r{<li>([^<]*)</li>}).flatten.first(PAGE_ROWS))
   end
 
   def price(cents) = format("%<units>d.%<cents>02d", units: cents / 100, cents: cents % 100)

@@ -48,7 +48,10 @@ module Rackbench
           raise ConfigError, "service #{name}: unknown key #{unknown.first.inspect}; " \
                              "it takes #{(COMMON_KEYS + self.class.knobs).join(", ")}"
         end
-        raise ConfigError, "service #{name}: \"bind\" must be tcp or unix, got #{config["bind"].inspect}" unless BINDS.include?(bind)
+        unless BINDS.include?(bind)
+          raise ConfigError,
+                "service #{name}: \"bind\" must be tcp or unix, got #{config["bind"].inspect}"
+        end
 
         self
       end
@@ -83,7 +86,10 @@ module Rackbench
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
         last_error = nil
         loop do
-          raise ServiceError.new("#{name} exited before it was ready (#{child.status.inspect})", log_tail: child.log_tail) unless child.alive?
+          unless child.alive?
+            raise ServiceError.new("#{name} exited before it was ready (#{child.status.inspect})",
+                                   log_tail: child.log_tail)
+          end
 
           begin
             return if yield

@@ -48,7 +48,10 @@ module Rackbench
         unless setting(:max_connections).is_a?(Integer) && setting(:max_connections).positive?
           raise ConfigError, "service postgres: \"max_connections\" must be a whole number > 0"
         end
-        raise ConfigError, "service postgres: \"settings\" must be a mapping of server settings" unless setting(:settings).is_a?(Hash)
+        unless setting(:settings).is_a?(Hash)
+          raise ConfigError,
+                "service postgres: \"settings\" must be a mapping of server settings"
+        end
 
         self
       end

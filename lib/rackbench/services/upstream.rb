@@ -33,7 +33,10 @@ module Rackbench
         super
         %w[delay_ms body_bytes].each do |key|
           value = setting(key)
-          raise ConfigError, "service upstream: #{key.inspect} must be a number >= 0, got #{value.inspect}" unless value.is_a?(Numeric) && value >= 0
+          unless value.is_a?(Numeric) && value >= 0
+            raise ConfigError,
+                  "service upstream: #{key.inspect} must be a number >= 0, got #{value.inspect}"
+          end
         end
         self
       end
@@ -44,7 +47,8 @@ module Rackbench
         validate!
         @target = unix? ? Target.unix(File.join(dir, "upstream.sock"), "/") : Target.tcp(free_port, "/")
         listen = unix? ? ["--socket", target.socket_path] : ["--host", target.host, "--port", target.port]
-        child = launch(supervisor, [ruby, SERVER, *listen, "--delay-ms", setting(:delay_ms), "--body-bytes", setting(:body_bytes)], dir)
+        child = launch(supervisor,
+                       [ruby, SERVER, *listen, "--delay-ms", setting(:delay_ms), "--body-bytes", setting(:body_bytes)], dir)
         Readiness.wait(target.with_path("/?delay_ms=0&body_bytes=1"), child: child, timeout_s: DEFAULT_READY_TIMEOUT_S)
         { ENV_KEY => target.url }
       end

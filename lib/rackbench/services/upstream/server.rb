@@ -157,7 +157,7 @@ module RackbenchUpstream
       @responses[[body_bytes, close]] ||= begin
         body = Page.build(body_bytes)
         "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: #{body.bytesize}\r\n" \
-          "#{"connection: close\r\n" if close}\r\n#{body}".b.freeze
+        "#{"connection: close\r\n" if close}\r\n#{body}".b.freeze
       end
     end
 

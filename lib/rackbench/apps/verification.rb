@@ -1,0 +1,81 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Apps
+    # Serves one app on a real server (puma by default), requests every
+    # endpoint of the catalogue once, and checks each answer's status, content
+    # type and body. Created by `rackbench verify` and by the tests; the
+    # services the endpoints need are started by the caller, whose env (see
+    # Services::*::ENV_KEY) tells which ones are there: an endpoint whose
+    # service is missing is skipped, not failed.
+    #
+    #   checks = Verification.new("roda", supervisor: sup, dir: dir, env: env).run { |check| puts check }
+    #   checks.all?(&:ok?)
+    class Verification
+      DEFAULT_SERVER = { "server" => "puma", "threads" => 4 }.freeze
+
+      # One endpoint's outcome; problems is empty when it answered right.
+      Check = Struct.new(:endpoint, :path, :status, :content_type, :bytes, :duration_ms, :problems, :skipped,
+                         keyword_init: true) do
+        def ok? = problems.empty?
+      end
+
+      attr_reader :app_path, :deployment_commands
+
+      # app: a bundled app's name, or a path to a config.ru that serves the same endpoints.
+      def initialize(app, supervisor:, dir:, env: {}, server: DEFAULT_SERVER, timeout_s: 30)
+        @app_path = Apps.bundled?(app) ? Apps.path(app) : File.expand_path(app)
+        unless File.file?(@app_path)
+          raise ConfigError,
+                "verify: #{app.inspect} is neither a bundled app (#{Apps.names.join(", ")}) nor a config.ru"
+        end
+
+        @supervisor = supervisor
+        @dir = dir
+        @env = Apps.default_env(dir).merge(env)
+        @server = Servers.fetch(server["server"]).new(server).validate!
+        @timeout_s = timeout_s
+      end
+
+      def label = "#{File.basename(File.dirname(app_path))} on #{@server.label}"
+
+      # Checks every endpoint in the catalogue's order, yielding each Check as it is made.
+      def run
+        deployment = Deployment.new(@server, supervisor: @supervisor, dir: @dir, app: app_path, env: @env,
+                                             ready_timeout_s: @timeout_s).start
+        @deployment_commands = deployment.commands
+        Apps.endpoints.map do |endpoint|
+          check = check(endpoint, deployment)
+          yield check if block_given?
+          check
+        end
+      ensure
+        deployment&.stop
+      end
+
+      private
+
+      def check(endpoint, deployment)
+        missing = endpoint.services.reject { |name| @env.key?(Services.fetch(name)::ENV_KEY) }
+        unless missing.empty?
+          return Check.new(endpoint: endpoint.name, path: endpoint.sample, problems: [],
+                           skipped: "needs the #{missing.join(", ")} service")
+        end
+
+        expectation = endpoint.expectation(endpoint.sample, @env)
+        started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        status, headers, body = request(deployment.target(endpoint.sample))
+        duration_ms = ((Process.clock_gettime(Process::CLOCK_MONOTONIC) - started) * 1000).round(1)
+        Check.new(endpoint: endpoint.name, path: endpoint.sample, status: status, content_type: headers["content-type"],
+                  bytes: body.bytesize, duration_ms: duration_ms,
+                  problems: status ? expectation.problems(status, headers, body) : [body])
+      end
+
+      def request(target)
+        Readiness.get(target, timeout_s: @timeout_s)
+      rescue SystemCallError, IOError => e
+        [nil, {}, "no answer: #{e.message}"]
+      end
+    end
+  end
+end

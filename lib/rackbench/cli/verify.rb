@@ -1,0 +1,83 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "tmpdir"
+
+module Rackbench
+  module CLI
+    # rackbench verify [APP ...] [--postgres] [--threads N] [--keep DIR]:
+    # serves each bundled app (all of them by default, or a config.ru) on puma
+    # with the upstream and memcached services, requests every endpoint once,
+    # and prints a line per endpoint. Exit status 1 if any answer is wrong.
+    class Verify
+      def initialize(argv, out, err)
+        @argv = argv
+        @out = out
+        @err = err
+        @services = %w[upstream memcached]
+        @threads = 4
+        @keep = nil
+      end
+
+      def call
+        apps = parse
+        dir = @keep ? FileUtils.mkdir_p(@keep).first : Dir.mktmpdir("rackbench-verify-")
+        supervisor = Supervisor.new
+        failures = with_services(supervisor, dir) { |env| apps.sum { |app| verify(app, supervisor, dir, env) } }
+        @out.puts(failures.zero? ? "verify: every endpoint answered as expected" : "verify: #{failures} wrong answer(s)")
+        failures.zero? ? 0 : 1
+      rescue ServiceError => e
+        @err.puts "rackbench verify: #{e.message}"
+        @err.puts e.log_tail.to_s.gsub(/^/, "  | ") if e.log_tail && !e.log_tail.empty?
+        1
+      ensure
+        supervisor&.stop_all
+        FileUtils.rm_rf(dir) if dir && !@keep
+      end
+
+      private
+
+      def parse
+        OptionParser.new do |o|
+          o.banner = "Usage: rackbench verify [APP|path/to/config.ru ...] [options]\n" \
+                     "Bundled apps: #{Apps.names.join(", ")} (default: all)"
+          o.on("--postgres", "serve /db from the postgres service instead of SQLite") { @services << "postgres" }
+          o.on("--threads N", Integer, "puma threads (default #{@threads})") { |n| @threads = n }
+          o.on("--keep DIR", "keep logs and databases in DIR") { |d| @keep = d }
+        end.parse!(@argv)
+        @argv.empty? ? Apps.names : @argv
+      end
+
+      def with_services(supervisor, dir)
+        started = []
+        env = @services.each_with_object({}) do |name, acc|
+          service = Services.fetch(name).new("service" => name)
+          started << service
+          service_dir = FileUtils.mkdir_p(File.join(dir, "service-#{name}")).first
+          acc.merge!(service.start(supervisor, service_dir))
+        end
+        yield env
+      ensure
+        started.reverse_each { |s| s.stop(supervisor) }
+      end
+
+      # Prints one app's checks; returns how many answers were wrong.
+      def verify(app, supervisor, root, env)
+        dir = FileUtils.mkdir_p(File.join(root, File.basename(app, ".ru"))).first
+        verification = Apps::Verification.new(app, supervisor: supervisor, dir: dir, env: env,
+                                                   server: { "server" => "puma", "threads" => @threads })
+        @out.puts verification.label
+        checks = verification.run { |check| @out.puts line(check) }
+        checks.count { |c| !c.ok? }
+      end
+
+      def line(check)
+        return format("  skip  %-24s %s", check.path, check.skipped) if check.skipped
+
+        word = check.ok? ? "ok  " : "FAIL"
+        detail = check.ok? ? format("%s %s, %d bytes", check.status, check.content_type, check.bytes) : check.problems.join("; ")
+        format("  %s  %-24s %8.1f ms  %s", word, check.path, check.duration_ms, detail)
+      end
+    end
+  end
+end
