@@ -35,7 +35,7 @@ module Rackbench
       emit(:run_started, @run, plan)
       status = "interrupted"
       begin
-        @service_env = start_services
+        @service_env = Apps.default_env(@run["dir"]).merge(start_services)
         plan.groups.each { |group| run_group(group) }
         status = "finished"
       ensure
@@ -99,7 +99,7 @@ module Rackbench
 
     def run_cell(cell, server, deployment, verified, dir)
       target = deployment.target(cell.endpoint["path"])
-      verify(cell.endpoint, target, deployment) unless verified[cell.endpoint["path"]]
+      verify(cell.endpoint, target, deployment, cell.server_config["app"] || suite["app"]) unless verified[cell.endpoint["path"]]
       verified[cell.endpoint["path"]] = true
       load = load_for(target, cell)
       cell_dir = File.join(dir, "c#{cell.index}")
@@ -126,9 +126,15 @@ module Rackbench
                         rate: suite["rate"], keepalive: suite["keepalive"])
     end
 
-    # Every endpoint is requested once and checked before it is measured.
-    def verify(endpoint, target, deployment)
-      status, _headers, body = Readiness.get(target, timeout_s: suite["timeout_s"])
+    # Every endpoint is requested once and checked before it is measured:
+    # against the suite's expect_status/expect_body, or else, for a bundled
+    # app, against the catalogue's expected answer (Apps.expectation).
+    def verify(endpoint, target, deployment, app = suite["app"])
+      status, headers, body = Readiness.get(target, timeout_s: suite["timeout_s"])
+      own_checks = endpoint["expect_status"] || endpoint["expect_body"]
+      expectation = Apps.expectation(app, endpoint["path"], @service_env) unless own_checks
+      return verify_bundled(endpoint, expectation, status, headers, body) if expectation
+
       expected = endpoint["expect_status"] || (200..399)
       unless expected === status # rubocop:disable Style/CaseEquality
         raise ServiceError, "verify #{endpoint["path"]}: status #{status}, expected #{expected}: #{body[0, 200].inspect}"
@@ -139,6 +145,11 @@ module Rackbench
       end
     rescue SystemCallError, IOError => e
       raise ServiceError.new("verify #{endpoint["path"]}: #{e.message}", log_tail: deployment.children.first&.log_tail)
+    end
+
+    def verify_bundled(endpoint, expectation, status, headers, body)
+      problems = expectation.problems(status, headers, body)
+      raise ServiceError, "verify #{endpoint["path"]}: #{problems.join("; ")}" unless problems.empty?
     end
 
     # An engine that cannot cut the warm-up from its own run gets a separate
