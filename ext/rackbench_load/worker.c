@@ -292,6 +292,11 @@ static void conn_connect(conn_t *c, uint64_t now)
     if (in_progress) {
         c->state = CONN_CONNECTING;
         c->deadline_ns = now + w->cfg->timeout_ns;
+        if (c->has_request) {
+            /* over loopback the handshake is usually done already: try the request at once */
+            conn_send(c, now);
+            return;
+        }
         conn_watch(c, EPOLLOUT);
         return;
     }
@@ -314,8 +319,16 @@ static void conn_send(conn_t *c, uint64_t now)
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && errno == EAGAIN) {
+            if (c->state == CONN_CONNECTING && c->req_off == 0) {
+                conn_watch(c, EPOLLOUT); /* the handshake is not done yet */
+                return;
+            }
             c->state = CONN_WRITING;
             conn_watch(c, EPOLLIN | EPOLLOUT);
+            return;
+        }
+        if (c->state == CONN_CONNECTING) {
+            conn_fail(c, ERR_CONNECT, now); /* refused, reset: the write reports the connect's fate */
             return;
         }
         if (c->served && c->req_off == 0 && !c->resent) {
@@ -418,7 +431,9 @@ static void conn_readable(conn_t *c, uint64_t now)
 
 static void conn_writable(conn_t *c, uint64_t now)
 {
-    if (c->state == CONN_CONNECTING) {
+    if (c->state == CONN_CONNECTING && c->has_request) {
+        conn_send(c, now); /* a failed connect shows as the write's error */
+    } else if (c->state == CONN_CONNECTING) {
         int e = c->w->cfg->target.ops->finish(c->fd);
         if (e) {
             conn_fail(c, ERR_CONNECT, now);
@@ -519,9 +534,9 @@ static void *worker_main(void *arg)
         int n = epoll_wait(w->epfd, events, WORKER_EPOLL_EVENTS, timeout_ms);
         if (n < 0)
             continue; /* EINTR */
-        now = worker_now_ns();
         for (int i = 0; i < n; i++) {
             conn_t *c = events[i].data.ptr;
+            now = worker_now_ns(); /* per event: a response ends when it is read, not when the batch began */
             if (c == (conn_t *)&worker_timer_tag) {
                 uint64_t expirations;
                 if (read(w->timerfd, &expirations, sizeof(expirations)) < 0) {
@@ -629,6 +644,24 @@ static void worker_teardown(worker_t *w)
     series_free(&w->series);
 }
 
+/*
+ * Peak RSS of this program: VmHWM belongs to the current memory map, while
+ * getrusage's ru_maxrss also remembers the image before exec (a parent's
+ * RSS inherited through fork + exec).
+ */
+static uint64_t worker_peak_rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb;
+}
+
 int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_size)
 {
     int threads = cfg->threads;
@@ -715,5 +748,8 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
         out->sys_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
         out->max_rss_kb = (uint64_t)ru.ru_maxrss;
     }
+    uint64_t hwm_kb = worker_peak_rss_kb();
+    if (hwm_kb)
+        out->max_rss_kb = hwm_kb;
     return rc;
 }
