@@ -17,7 +17,7 @@ module Rackbench
   #   argv = proxy.command(bind:, backends: [Bind], dir:)   # writes its config into dir
   #   proxy.label, proxy.stop_signal, klass.version, klass.unavailable_reason
   class Deployment
-    attr_reader :server, :proxy, :children, :bind
+    attr_reader :server, :proxy, :children, :bind, :backends
 
     def initialize(server, supervisor:, dir:, app:, env: {}, cpus: nil, ready_timeout_s: Readiness::DEFAULT_TIMEOUT_S)
       @server = server
@@ -36,8 +36,8 @@ module Rackbench
 
     # Starts every instance (and the proxy), each answering HTTP before we go on.
     def start
-      binds = Array.new(instances) { |i| start_instance(i) }
-      @bind = proxy ? start_proxy(binds) : binds.first
+      @backends = Array.new(instances) { |i| start_instance(i) }
+      @bind = proxy ? start_proxy(@backends) : @backends.first
       self
     rescue ServiceError
       stop
@@ -50,8 +50,12 @@ module Rackbench
     def commands = children.map(&:argv)
     def target(path) = bind.target(path)
 
+    # The proxy first, then each instance through its adapter's #stop (Passenger
+    # needs `passenger stop`: its watchdog leaves the process group).
     def stop
-      children.reverse_each { |c| @supervisor.stop(c, signal: c.name.start_with?("proxy") ? proxy.stop_signal : server.stop_signal) }
+      children.reverse_each do |c|
+        c.name.start_with?("proxy") ? @supervisor.stop(c, signal: proxy.stop_signal) : server.stop(@supervisor, c)
+      end
       children.clear
     end
 
