@@ -20,11 +20,11 @@ module Rackbench
       conn = PG.connect(url)
       conn.exec("CREATE TABLE t (id integer PRIMARY KEY, name text)")
       conn.exec_params("INSERT INTO t VALUES ($1, $2)", [1, "one"])
-      assert_equal [["1", "one"]], conn.exec("SELECT id, name FROM t").values
+      assert_equal [%w[1 one]], conn.exec("SELECT id, name FROM t").values
       assert_equal "on", conn.exec("SHOW fsync").getvalue(0, 0), "server defaults unless settings say otherwise"
       conn.close
 
-      assert_equal %w[initdb postgres], service.commands.map { |argv| File.basename(argv[argv.index("-D") - 1]) }
+      assert_equal(%w[initdb postgres], service.commands.map { |argv| File.basename(argv[argv.index("-D") - 1]) })
       service.stop(supervisor)
       assert_nothing_left
       refute File.exist?(home), "the cluster's folder is removed"
@@ -41,7 +41,9 @@ module Rackbench
     end
 
     def test_a_bad_setting_is_a_config_error
-      error = assert_raises(ConfigError) { Services.fetch("postgres").new("service" => "postgres", "settings" => "fsync=off").validate! }
+      error = assert_raises(ConfigError) do
+        Services.fetch("postgres").new("service" => "postgres", "settings" => "fsync=off").validate!
+      end
       assert_includes error.message, "settings"
     end
   end
