@@ -1,0 +1,127 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Proxies
+    # The contract of a proxy (balancer) adapter. A Deployment calls, in this order:
+    #
+    #   proxy = Proxies.fetch("nginx").new(config)  # config: the suite's proxy entry
+    #   proxy.validate!                   # ConfigError on unknown keys or values
+    #   klass.unavailable_reason          # nil, or why it cannot run here
+    #   bind = proxy.bind(dir)            # where the proxy listens (loopback TCP by default)
+    #   argv = proxy.command(bind:, backends: [Servers::Base::Bind], dir:)
+    #                                     # writes its config file into dir, returns the
+    #                                     # exact foreground argv (recorded verbatim)
+    #   child = supervisor.spawn(argv, ...); Readiness.wait(bind.target)
+    #   supervisor.stop(child, signal: proxy.stop_signal)
+    #   proxy.label, klass.version        # for tables and provenance
+    #
+    # A subclass sets NAME, EXECUTABLE, BALANCES (suite name => its own directive
+    # value, the first being the default) and implements #config_text and #argv.
+    # Its config keeps pid, logs and temp files inside dir, never in /var.
+    #
+    #   proxy: {proxy: nginx, workers: 3}
+    #   proxy: {proxy: lighttpd, balance: hash}
+    #   proxy: {proxy: haproxy, balance: first, maxconn: 50}
+    class Base
+      KEYS = %w[proxy balance port bind].freeze
+      Bind = Servers::Base::Bind
+
+      class << self
+        attr_reader :knob_docs
+
+        def knob(name, doc)
+          (@knob_docs ||= {})[name.to_s] = doc
+        end
+
+        def knobs = %w[balance] + (knob_docs || {}).keys
+        def proxy_name = self::NAME
+        def balances = self::BALANCES.keys
+
+        def path
+          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).push("/usr/sbin", "/sbin")
+             .map { |d| File.join(d, self::EXECUTABLE) }.find { |f| File.file?(f) && File.executable?(f) }
+        end
+
+        def installed? = !path.nil?
+
+        # Why this proxy cannot run here, or nil.
+        def unavailable_reason
+          "#{self::EXECUTABLE} is not installed (bin/setup installs Debian's #{self::PACKAGE})" unless installed?
+        end
+
+        # The version its binary prints, read once per process.
+        def version
+          return nil unless installed?
+
+          @version ||= begin
+            out = IO.popen([path, *self::VERSION_ARGV], err: [:child, :out], &:read)
+            out[self::VERSION_PATTERN, 1]
+          end
+        rescue SystemCallError
+          nil
+        end
+      end
+
+      attr_reader :config
+
+      def initialize(config)
+        @config = (config || {}).transform_keys(&:to_s)
+      end
+
+      def name = self.class.proxy_name
+      def balance = (config["balance"] || self.class.balances.first).to_s
+
+      def validate!
+        unknown = config.keys - KEYS - self.class.knobs
+        raise ConfigError, "proxy #{name}: unknown key #{unknown.first.inspect}; it takes #{(KEYS + self.class.knobs).uniq.join(", ")}" if unknown.any?
+        unless self.class::BALANCES.key?(balance)
+          raise ConfigError, "proxy #{name}: balance #{balance.inspect} is not one of #{self.class.balances.join(", ")}"
+        end
+        raise ConfigError, "proxy #{name}: bind must be tcp or unix, got #{config["bind"].inspect}" unless [nil, "tcp", "unix"].include?(config["bind"])
+
+        validate_knobs
+        self
+      end
+
+      # "nginx x3 (round-robin)": the proxy, its worker processes and its balancing.
+      def label
+        workers = config["workers"] ? " x#{config["workers"]}" : ""
+        "#{name}#{workers} (#{balance})"
+      end
+
+      # Loopback TCP (free port unless the suite names one), or a Unix socket in dir.
+      def bind(dir)
+        return Bind.new(socket_path: File.join(dir, "#{name}.sock")) if config["bind"] == "unix"
+
+        Bind.new(port: config["port"] || Servers::Base.free_port)
+      end
+
+      def stop_signal = "TERM"
+
+      def command(bind:, backends:, dir:)
+        raise ConfigError, "proxy #{name}: no backends to balance" if backends.empty?
+
+        path = File.join(dir, config_name)
+        File.write(path, config_text(bind: bind, backends: backends, dir: dir))
+        argv(path)
+      end
+
+      def config_name = "#{name}.conf"
+
+      private
+
+      def validate_knobs; end
+
+      def directive = self.class::BALANCES.fetch(balance)
+      def executable = self.class.path || self.class::EXECUTABLE
+      def root? = Process.euid.zero?
+
+      def int(key, default)
+        value = config.fetch(key, default)
+        return value if value.is_a?(Integer) && value.positive?
+
+        raise ConfigError, "proxy #{name}: #{key} must be a whole number > 0, got #{value.inspect}"
+      end
+    end
+  end
+end
