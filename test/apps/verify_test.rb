@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # `rackbench verify` and Apps::Verification: each framework on a real puma,
+  # with the upstream, memcached and PostgreSQL services rackbench starts.
+  class VerifyTest < Minitest::Test
+    def supervisor = @supervisor ||= Supervisor.new
+
+    def teardown
+      (@services || []).reverse_each { |s| s.stop(supervisor) }
+      @supervisor&.stop_all
+      super
+    end
+
+    def start_services(*configs)
+      @services = configs.map { |c| Services.fetch(c["service"]).new(c) }
+      @services.each_with_index.inject({}) do |env, (service, i)|
+        env.merge(service.start(supervisor, FileUtils.mkdir_p(File.join(tmpdir, "service-#{i}")).first))
+      end
+    end
+
+    # PostgreSQL on a Unix socket for two frameworks and on loopback for the others.
+    %w[rack sinatra roda rails].each_with_index do |app, i|
+      define_method("test_#{app}_answers_every_endpoint_as_the_catalogue_expects_on_puma") do
+        env = start_services({ "service" => "upstream", "delay_ms" => 20 }, { "service" => "memcached" },
+                             { "service" => "postgres", "bind" => i.even? ? "unix" : "tcp" })
+        verification = Apps::Verification.new(app, supervisor: supervisor, dir: tmpdir, env: env)
+        checks = verification.run
+        assert_equal Apps.endpoints.map(&:name), checks.map(&:endpoint)
+        checks.each do |check|
+          assert_nil check.skipped, "#{app} #{check.path} was checked"
+          assert check.ok?, "#{app} #{check.path}: #{check.problems.join("; ")}" # /db: "db postgresql: ..."
+        end
+        assert_includes verification.deployment_commands.flatten, "production"
+      end
+    end
+
+    def test_the_command_starts_its_services_checks_every_endpoint_and_stops_everything
+      keep = File.join(tmpdir, "kept")
+      status, out, err = run_cli("verify", "rack", "--keep", keep)
+      assert_equal 0, status, "#{out}\n#{err}"
+      assert_equal "rack on puma x0:4", out.lines.first.chomp
+      ok = out.lines.grep(/^  ok /)
+      assert_equal(Apps.endpoints.map(&:sample), ok.map { |l| l.split[1] })
+      assert File.size?(File.join(keep, "rack", "app.sqlite3")), "/db used SQLite in the run's folder"
+      assert File.size?(File.join(keep, "service-upstream", "upstream.log")), "the upstream service ran"
+      assert_nothing_left
+    end
+
+    def test_a_wrong_answer_is_a_failed_line_and_a_non_zero_exit
+      app = File.join(tmpdir, "config.ru")
+      File.write(app, <<~RUBY)
+        run ->(env) { [200, { "content-type" => "text/plain" }, [env["PATH_INFO"] == "/hello" ? "hello word" : "?"]] }
+      RUBY
+      status, out, = run_cli("verify", app, "--threads", "2")
+      assert_equal 1, status
+      assert_includes out, %(FAIL  /hello)
+      assert_includes out, %(body "hello word", expected "hello world")
+      assert_match(/verify: \d+ wrong answer/, out)
+      assert_nothing_left
+    end
+
+    def test_an_unknown_app_is_a_clear_error
+      status, _, err = run_cli("verify", "django")
+      assert_equal 2, status
+      assert_includes err, "neither a bundled app (rack, rails, roda, sinatra) nor a config.ru"
+      assert_nothing_left
+    end
+  end
+end
