@@ -1,0 +1,100 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# Each proxy in front of two real puma backends, once per balancing strategy.
+# The backends count the /hello requests they served (counting.ru), so where
+# the requests went is measured by the backends themselves, not the proxy.
+class ProxyBalancingTest < Minitest::Test
+  COUNTING_APP = File.expand_path("counting.ru", __dir__)
+  REQUESTS = 30
+
+  # What 30 sequential requests for one URL must do: reach :every backend, or
+  # stay on :one (a hash of the URL or the client, or "fill the first").
+  SPREAD = {
+    "nginx" => { "round-robin" => :every, "least-conn" => :every, "hash" => :one, "ip-hash" => :one, "random" => nil },
+    "lighttpd" => { "round-robin" => :every, "hash" => :one, "fair" => :one, "sticky" => :one },
+    "haproxy" => { "roundrobin" => :every, "leastconn" => :every, "uri-hash" => :one, "first" => :one }
+  }.freeze
+
+  def teardown
+    @deployment&.stop
+    @supervisor&.stop_all
+    assert_nothing_left
+    super
+  end
+
+  def test_every_strategy_of_every_proxy_is_covered_here
+    Rackbench::Proxies.all.each do |klass|
+      assert_equal klass.balances.sort, SPREAD.fetch(klass.proxy_name).keys.sort, "strategies of #{klass.proxy_name}"
+    end
+  end
+
+  SPREAD.each do |proxy, strategies|
+    strategies.each do |balance, expected|
+      define_method("test_#{proxy}_#{balance.tr("-", "_")}_sends_one_url_to_#{expected || "any"}_backend") do
+        counts = counts_after_requests(proxy, balance)
+        assert_equal REQUESTS, counts.sum, "every request answered by exactly one backend: #{counts}"
+        case expected
+        when :every then assert counts.all?(&:positive?), "#{proxy} #{balance} reached every backend: #{counts}"
+        when :one then assert_equal 1, counts.count(&:positive?), "#{proxy} #{balance} kept one URL on one backend: #{counts}"
+        end
+      end
+    end
+  end
+
+  %w[nginx lighttpd haproxy].each do |proxy|
+    define_method("test_#{proxy}_in_front_of_unix_socket_backends_serves_a_short_load_without_errors") do
+      deploy(proxy, SPREAD[proxy].keys.find { |b| SPREAD[proxy][b] == :every }, bind: "unix")
+      result = short_load(@deployment.target("/hello"))
+      assert_operator result.requests, :>, 100
+      assert_equal 0, result.error_count, result.errors.inspect
+      counts = backend_counts
+      assert counts.all?(&:positive?), "load reached both unix-socket backends: #{counts}"
+    end
+  end
+
+  def test_nginx_keeps_its_config_pid_and_logs_in_the_deployment_folder
+    deploy("nginx", "round-robin", workers: 3)
+    config = File.read(File.join(tmpdir, "nginx.conf"))
+    assert_includes config, "worker_processes 3;"
+    assert File.exist?(File.join(tmpdir, "nginx.pid")), "pid file in the run folder"
+    assert_equal 1 + 3, Rackbench::Sampler.new(root_pids: [@deployment.children.last.pid]).take.processes,
+                 "nginx master and 3 workers are sampled"
+  end
+
+  def test_an_unknown_balance_is_one_clear_config_error
+    error = assert_raises(Rackbench::ConfigError) { Rackbench::Proxies.fetch("lighttpd").new("proxy" => "lighttpd", "balance" => "random").validate! }
+    assert_match(/balance "random" is not one of fair, round-robin, hash, sticky/, error.message)
+  end
+
+  private
+
+  def deploy(proxy, balance, bind: nil, **knobs)
+    @supervisor = Rackbench::Supervisor.new
+    config = { "server" => "puma", "threads" => 2, "instances" => 2,
+               "proxy" => { "proxy" => proxy, "balance" => balance }.merge(knobs.transform_keys(&:to_s)) }
+    config["bind"] = bind if bind
+    server = Rackbench::Servers.fetch("puma").new(config).validate!
+    @deployment = Rackbench::Deployment.new(server, supervisor: @supervisor, dir: tmpdir, app: COUNTING_APP).start
+  end
+
+  def counts_after_requests(proxy, balance)
+    deploy(proxy, balance)
+    REQUESTS.times do
+      status, = Rackbench::Readiness.get(@deployment.target("/hello"))
+      assert_equal 200, status
+    end
+    backend_counts
+  end
+
+  def backend_counts
+    @deployment.backends.map { |b| Rackbench::Readiness.get(b.target("/count"))[2].split.last.to_i }
+  end
+
+  def short_load(target)
+    load = Rackbench::Engines::Load.new(target: target, concurrency: 8, threads: 2, duration_s: 1)
+    dir = File.join(tmpdir, "load").tap { |d| FileUtils.mkdir_p(d) }
+    Rackbench::Engines.fetch("wrk").new.run(load, supervisor: @supervisor, dir: dir)
+  end
+end
