@@ -153,6 +153,7 @@ module Rackbench
       end
       validate_endpoint_levels
       validate_servers
+      validate_services
       validate_engine
       %w[smoke scale].each { |block| validate_overrides(block) }
     end
@@ -234,6 +235,24 @@ module Rackbench
         rescue ConfigError => e
           bad = entry.keys.find { |k| e.message.include?(k.inspect) } || "server"
           raise error(["servers", i, bad], e.message)
+        end
+      end
+    end
+
+    # Each services: entry names a registered service and only keys it takes.
+    def validate_services
+      (@data["services"] || []).each_with_index do |entry, i|
+        raise error(["services", i], "must be a mapping like {service: upstream, delay_ms: 50}") unless entry.is_a?(Hash)
+
+        klass = begin
+          Services.fetch(entry.fetch("service") { raise error(["services", i], "missing key \"service\"") })
+        rescue UnknownName => e
+          raise error(["services", i, "service"], e.message)
+        end
+        begin
+          klass.new(entry).validate!
+        rescue ConfigError => e
+          raise error(["services", i, entry.keys.find { |k| e.message.include?(k.inspect) } || "service"], e.message)
         end
       end
     end
