@@ -27,6 +27,13 @@ static const struct {
 /* Open loop: how far below the target rate the achieved rate may fall unremarked. */
 #define OUTPUT_RATE_SHORTFALL_SHARE 0.01
 
+/* The end of series interval i, in seconds: the last one may end early with the run. */
+static double output_interval_end_s(const series_t *s, size_t i, double duration_s)
+{
+    double end = (double)(i + 1) * (double)s->interval_ns / 1e9;
+    return end > duration_s && duration_s > 0 ? duration_s : end;
+}
+
 static uint64_t output_errors_total(const worker_counts_t *c)
 {
     return c->err_connect + c->err_read + c->err_write + c->err_timeout + c->err_malformed + c->err_check;
@@ -141,7 +148,7 @@ void output_human(FILE *out, const config_t *cfg, const run_result_t *r)
         for (size_t i = 0; i < s->len; i++) {
             const series_slot_t *slot = &s->slots[i];
             const hist_t *sh = slot->latency_us;
-            fprintf(out, "  %8.3g %10llu %8llu %10s %10s %10s\n", (double)(i + 1) * (double)s->interval_ns / 1e9,
+            fprintf(out, "  %8.3g %10llu %8llu %10s %10s %10s\n", output_interval_end_s(s, i, r->duration_s),
                     (unsigned long long)slot->requests, (unsigned long long)slot->errors,
                     sh ? units_format_us(a, sizeof(a), (double)hist_percentile(sh, 50)) : "-",
                     sh ? units_format_us(b, sizeof(b), (double)hist_percentile(sh, 99)) : "-",
@@ -242,7 +249,7 @@ void output_json(FILE *out, const config_t *cfg, const run_result_t *r)
         const hist_t *sh = slot->latency_us;
         fprintf(out,
                 "%s{\"t_s\":%.6f,\"requests\":%llu,\"errors\":%llu,\"p50_us\":%llu,\"p99_us\":%llu,\"max_us\":%llu}",
-                i ? "," : "", (double)(i + 1) * (double)s->interval_ns / 1e9, (unsigned long long)slot->requests,
+                i ? "," : "", output_interval_end_s(s, i, r->duration_s), (unsigned long long)slot->requests,
                 (unsigned long long)slot->errors, (unsigned long long)(sh ? hist_percentile(sh, 50) : 0),
                 (unsigned long long)(sh ? hist_percentile(sh, 99) : 0), (unsigned long long)(sh ? sh->max : 0));
     }
