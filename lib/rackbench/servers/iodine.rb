@@ -1,0 +1,27 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Servers
+    # Iodine: a C event loop (facil.io) that hands Rack calls to a thread pool,
+    # in one process or several forked workers.
+    #
+    #   - {server: iodine, workers: 2, threads: 4}
+    #   - {server: iodine, bind: unix}
+    class Iodine < Base
+      NAME = "iodine"
+      GEM = "iodine"
+      knob :workers, "processes (-w; default 1)"
+      knob :threads, "threads per process (-t; default 1)"
+
+      def command(app:, bind:, dir:)
+        address = bind.unix? ? ["-p", "0", "-b", bind.socket_path] : ["-p", bind.port.to_s, "-b", "127.0.0.1"]
+        [*gem_bin("iodine"), *address, "-w", int("workers", 1).to_s, "-t", int("threads", 1).to_s, app]
+      end
+
+      def env = { "RACK_ENV" => "production" }
+      def stop_signal = "INT"
+    end
+
+    register("iodine", Iodine)
+  end
+end
