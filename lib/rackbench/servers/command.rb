@@ -1,0 +1,90 @@
+# frozen_string_literal: true
+
+require "shellwords"
+
+module Rackbench
+  module Servers
+    # Any HTTP server, Ruby or not, started from a command template. The
+    # placeholders {port}, {socket}, {app}, {app_dir}, {dir}, {workers} and
+    # {threads} are filled in per instance; readiness is a real HTTP answer at
+    # ready_url (a path, or a loopback URL whose path is used).
+    #
+    #   - {server: command, label: "puma via command", command: "puma -b tcp://127.0.0.1:{port} -t {threads}:{threads} {app}", threads: 4}
+    #   - {server: command, bind: unix, command: "my-server --socket {socket}", ready_url: /health}
+    class Command < Base
+      NAME = "command"
+      GEM = nil
+      PLACEHOLDERS = %w[port socket app app_dir dir workers threads].freeze
+      knob :command, "the command template (string or list); placeholders {#{PLACEHOLDERS.join("}, {")}}"
+      knob :ready_url, "path (or loopback URL) that answers HTTP once the server is ready (default /)"
+      knob :workers, "value of {workers}"
+      knob :threads, "value of {threads}"
+      knob :stop_signal, "signal for a graceful stop (default TERM)"
+
+      # A bind whose default target is the readiness path, since the Deployment
+      # waits on bind.target.
+      class ReadyBind < Base::Bind
+        attr_accessor :ready_path
+
+        def target(path = nil) = super(path || ready_path || "/")
+      end
+
+      class << self
+        def installed? = true
+        def version = nil
+        def unavailable_reason = nil
+      end
+
+      def validate!
+        super
+        template = config["command"]
+        unless template.is_a?(String) || (template.is_a?(Array) && template.all?(String) && template.any?)
+          raise ConfigError, "server command: \"command\" must be a command template (string or list), got #{template.inspect}"
+        end
+        needed = unix? ? "{socket}" : "{port}"
+        raise ConfigError, "server command: \"command\" must contain #{needed} to listen where rackbench tells it" unless words.join(" ").include?(needed)
+
+        unknown = words.join(" ").scan(/\{(\w+)\}/).flatten - PLACEHOLDERS
+        raise ConfigError, "server command: unknown placeholder {#{unknown.first}}; known: {#{PLACEHOLDERS.join("}, {")}}" if unknown.any?
+
+        ready_path
+        Signal.list.fetch(stop_signal.delete_prefix("SIG")) { raise ConfigError, "server command: unknown stop_signal #{stop_signal.inspect}" }
+        self
+      end
+
+      def label = config["label"] || "command: #{words.first}"
+
+      def bind(dir)
+        bound = super
+        ReadyBind.new(port: bound.port, socket_path: bound.socket_path).tap { |b| b.ready_path = ready_path }
+      end
+
+      def command(app:, bind:, dir:)
+        values = { "port" => bind.port, "socket" => bind.socket_path, "app" => app, "app_dir" => File.dirname(app),
+                   "dir" => dir, "workers" => int("workers", 1), "threads" => int("threads", 1) }
+        words.map { |w| w.gsub(/\{(\w+)\}/) { values.fetch(Regexp.last_match(1)).to_s } }
+      end
+
+      def stop_signal = config.fetch("stop_signal", "TERM").to_s
+
+      private
+
+      def words
+        template = config["command"]
+        template.is_a?(Array) ? template : Shellwords.split(template.to_s)
+      end
+
+      def ready_path
+        url = config.fetch("ready_url", "/").to_s
+        return url if url.start_with?("/")
+
+        path = url[%r{\Ahttp://[^/]+(/\S*)?\z}, 1]
+        raise ConfigError, "server command: ready_url must be a path or an http:// URL, got #{url.inspect}" unless url.start_with?("http://")
+
+        path || "/"
+      end
+    end
+
+    register("command", Command)
+  end
+end
