@@ -20,6 +20,7 @@ module Workloads
   PAGE_ROWS = 100
   CATEGORIES = %w[books music garden tools games kitchen].freeze
 
+  autoload :Pool, File.join(ROOT, "workloads", "pool")
   autoload :Upstream, File.join(ROOT, "workloads", "upstream")
   autoload :Database, File.join(ROOT, "workloads", "database")
   autoload :Cache, File.join(ROOT, "workloads", "cache")

@@ -3,7 +3,7 @@
 module Workloads
   # The /cache workload: a get, and a set on a miss, through memcached (the
   # suite names the memcached service, which sets RACKBENCH_MEMCACHED to
-  # "127.0.0.1:PORT" or a socket path). One Dalli client per process.
+  # "127.0.0.1:PORT" or a socket path). Dalli clients come from a Pool.
   #
   #   Workloads::Cache.visit  # => "cache memcached: hit item 42 (1024 bytes)"
   module Cache
@@ -16,24 +16,23 @@ module Workloads
 
     module_function
 
+    POOL = Pool.new do
+      require "dalli"
+      server = ENV.fetch(ENV_KEY) { raise Unavailable, "#{ENV_KEY} is not set: name the memcached service in the suite" }
+      Dalli::Client.new(server, socket_timeout: 5, compress: false)
+    end
+
     def visit
       id = rand(1..KEYS)
       key = "rackbench:item:#{id}"
-      value = client.get(key)
-      outcome = value ? "hit" : "miss"
-      unless value
-        value = format("item %<id>d ", id: id).ljust(VALUE_BYTES, ".")
-        client.set(key, value)
-      end
-      "cache memcached: #{outcome} item #{id} (#{value.bytesize} bytes)"
-    end
-
-    def client
-      key = :"workloads_cache_#{Process.pid}"
-      Thread.current[key] ||= begin
-        require "dalli"
-        server = ENV.fetch(ENV_KEY) { raise Unavailable, "#{ENV_KEY} is not set: name the memcached service in the suite" }
-        Dalli::Client.new(server, socket_timeout: 5, compress: false)
+      POOL.with do |client|
+        value = client.get(key)
+        outcome = value ? "hit" : "miss"
+        unless value
+          value = format("item %<id>d ", id: id).ljust(VALUE_BYTES, ".")
+          client.set(key, value)
+        end
+        "cache memcached: #{outcome} item #{id} (#{value.bytesize} bytes)"
       end
     end
   end

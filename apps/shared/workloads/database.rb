@@ -7,7 +7,7 @@ module Workloads
   # the driver directly (no ORM, so every framework does the same work).
   # PostgreSQL when RACKBENCH_DATABASE_URL is set (the suite names the postgres
   # service), otherwise SQLite in the file RACKBENCH_SQLITE_PATH (the Runner puts
-  # it in the run's folder). One connection per thread, opened after any fork.
+  # it in the run's folder). Connections come from a Pool, one per request in flight.
   #
   #   Workloads::Database.visit  # => "db sqlite: updated row 17, read 10 rows"
   module Database
@@ -23,16 +23,13 @@ module Workloads
     # Adds a hit to one row, then reads the ten rows from it on: one write, one read.
     def visit
       id = rand(1..ROWS)
-      rows = connection.visit(id, READ_ROWS)
+      rows = POOL.with { |db| db.visit(id, READ_ROWS) }
       raise "db #{kind}: read #{rows.size} rows, expected #{READ_ROWS}" unless rows.size == READ_ROWS
 
       "db #{kind}: updated row #{id}, read #{rows.size} rows"
     end
 
-    def connection
-      key = :"workloads_db_#{Process.pid}"
-      Thread.current[key] ||= kind == "postgresql" ? Postgres.new(ENV.fetch(URL_ENV)) : Sqlite.new(sqlite_path)
-    end
+    POOL = Pool.new { kind == "postgresql" ? Postgres.new(ENV.fetch(URL_ENV)) : Sqlite.new(sqlite_path) }
 
     def sqlite_path
       ENV.fetch(SQLITE_ENV) { File.join(Dir.tmpdir, "rackbench-app-#{Process.ppid}.sqlite3") }
@@ -53,6 +50,8 @@ module Workloads
           Database.names.each { |id, name| @db.execute("INSERT OR IGNORE INTO counters VALUES (?, ?, 0)", [id, name]) }
         end
       end
+
+      def close = @db.close
 
       def visit(id, count)
         @db.execute("UPDATE counters SET hits = hits + 1 WHERE id = ?", [id])
@@ -75,6 +74,8 @@ module Workloads
           end
         end
       end
+
+      def close = @conn.close
 
       def visit(id, count)
         @conn.exec_params("UPDATE counters SET hits = hits + 1 WHERE id = $1", [id])
