@@ -1,0 +1,94 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Servers
+    # Phusion Passenger Standalone (Debian's passenger package) with its builtin
+    # engine, the one that needs no Nginx binary downloaded. A pool of forked
+    # app processes; knobs are the pool size (min/max instances) and the spawn
+    # method (smart = preload, direct = load the app in every process).
+    #
+    # Passenger's watchdog and core put themselves in their own session, out of
+    # the supervisor's process-group kill, so #stop runs `passenger stop` first.
+    #
+    #   - {server: passenger, workers: 4}                       # min = max = 4
+    #   - {server: passenger, max_pool_size: 8, min_instances: 2, spawn_method: direct}
+    class Passenger < Base
+      NAME = "passenger"
+      GEM = nil
+      EXECUTABLE = "passenger"
+      SPAWN_METHODS = %w[smart direct].freeze
+      knob :workers, "app processes, fixed pool (sets min_instances = max_pool_size)"
+      knob :max_pool_size, "maximum app processes (--max-pool-size; default 6)"
+      knob :min_instances, "processes kept alive when idle (--min-instances; default 1)"
+      knob :spawn_method, "smart (preload, the default) or direct"
+      knob :max_requests, "restart a process after this many requests (0 = never)"
+      knob :concurrency_model, "process only: threads need Passenger Enterprise"
+
+      class << self
+        def path
+          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, EXECUTABLE) }
+             .find { |f| File.file?(f) && File.executable?(f) }
+        end
+
+        def installed? = !path.nil?
+
+        def version
+          return nil unless installed?
+
+          @version ||= IO.popen([path, "--version"], err: [:child, :out], &:read)[/Passenger\S* (\d[\d.]*)/, 1]
+        rescue SystemCallError
+          nil
+        end
+
+        def unavailable_reason
+          return "passenger is not installed (bin/setup installs Debian's passenger package)" unless installed?
+
+          agent = Dir["/usr/lib/passenger/support-binaries/PassengerAgent"].first
+          "Passenger's agent binary is missing (/usr/lib/passenger/support-binaries/PassengerAgent)" unless agent
+        end
+      end
+
+      def validate!
+        super
+        unless SPAWN_METHODS.include?(config.fetch("spawn_method", "smart"))
+          raise ConfigError, "server #{name}: spawn_method must be smart or direct, got #{config["spawn_method"].inspect}"
+        end
+        if config.key?("concurrency_model") && config["concurrency_model"] != "process"
+          raise ConfigError, "server #{name}: concurrency_model #{config["concurrency_model"].inspect} needs Passenger Enterprise; " \
+                             "the open-source edition here runs one request per process (\"process\")"
+        end
+        max_pool_size >= min_instances or raise ConfigError, "server #{name}: min_instances #{min_instances} > max_pool_size #{max_pool_size}"
+        self
+      end
+
+      def shape = "x#{max_pool_size}"
+      def max_pool_size = int("max_pool_size", config.fetch("workers", 6))
+      def min_instances = int("min_instances", config.fetch("workers", 1))
+      def spawn_method = config.fetch("spawn_method", "smart")
+
+      def command(app:, bind:, dir:)
+        listen = bind.unix? ? ["--socket", bind.socket_path] : ["--address", "127.0.0.1", "--port", bind.port.to_s]
+        [self.class.path || EXECUTABLE, "start", File.dirname(app), "--rackup", app, "--engine", "builtin", *listen,
+         "--environment", "production", "--max-pool-size", max_pool_size.to_s, "--min-instances", min_instances.to_s,
+         "--spawn-method", spawn_method, "--max-requests", int("max_requests", 0).to_s,
+         "--log-file", File.join(dir, "passenger.log"), "--pid-file", File.join(dir, "passenger.pid"),
+         "--disable-security-update-check", "--disable-anonymous-telemetry", "--no-friendly-error-pages"]
+      end
+
+      def stop(supervisor, child)
+        pid_file = child.argv[child.argv.index("--pid-file") + 1]
+        if File.exist?(pid_file)
+          begin
+            supervisor.capture([self.class.path || EXECUTABLE, "stop", "--pid-file", pid_file], name: "passenger stop",
+                               log_path: File.join(File.dirname(pid_file), "passenger-stop.log"), timeout_s: 30)
+          rescue ServiceError
+            nil # the group kill below still runs; a watchdog left over shows in the process check
+          end
+        end
+        super
+      end
+    end
+
+    register("passenger", Passenger)
+  end
+end
