@@ -6,6 +6,7 @@ module Rackbench
     #
     #   - {server: puma, threads: 16}
     #   - {server: puma, workers: 4, threads: 5, preload: true}
+    #   - {server: puma, workers: 4, threads: 5, fork_worker: true}
     class Puma < Base
       NAME = "puma"
       GEM = "puma"
@@ -13,6 +14,16 @@ module Rackbench
       knob :threads, "threads per process (min = max)"
       knob :preload, "preload the app before forking workers"
       knob :fork_worker, "fork workers from worker 0 (puma >= 5)"
+
+      # fork_worker forks workers from worker 0, so it needs cluster mode.
+      def validate!
+        super
+        if config["fork_worker"] && int("workers", 0).zero?
+          raise ConfigError, "server puma: fork_worker needs workers > 0 (cluster mode); single mode has no workers to fork"
+        end
+
+        self
+      end
 
       def command(app:, bind:, dir:)
         threads = int("threads", 5)

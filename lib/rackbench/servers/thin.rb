@@ -6,6 +6,12 @@ module Rackbench
     #
     #   - {server: thin}
     #   - {server: thin, bind: unix, threads: 20}
+    #   - {server: thin, instances: 4, bind: unix, proxy: {proxy: nginx}}   # 001's cluster
+    #
+    # 001's `thin start -s4 --socket /tmp/thin.sock` is four independent thin
+    # processes on thin.0.sock .. thin.3.sock; thin's cluster controller
+    # daemonizes each one (setsid), out of the supervisor's reach, so rackbench
+    # starts the same four processes itself as instances, each in the foreground.
     class Thin < Base
       NAME = "thin"
       GEM = "thin"
