@@ -33,7 +33,7 @@ module Rackbench
     def test_twenty_concurrent_sleeps_of_100_ms_overlap_on_enough_threads
       elapsed_s = concurrent_sleeps_s(serve(threads: 20))
       assert_operator elapsed_s, :>=, 0.1
-      assert_operator elapsed_s, :<, 0.6, "20 x 100 ms of waiting took #{elapsed_s.round(3)} s, well under 2 s"
+      assert_operator elapsed_s, :<, 1.0, "20 x 100 ms of waiting took #{elapsed_s.round(3)} s, well under 2 s"
     end
 
     def test_with_four_threads_the_same_sleeps_queue_in_five_rounds
