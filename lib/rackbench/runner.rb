@@ -116,7 +116,9 @@ module Rackbench
       end
 
       result.warnings << "warm-up: waited #{idle_wait_s.round(2)} s for the server to go idle" if idle_wait_s&.positive?
-      record(cell, server, deployment, "ok", result: result, samples: samples)
+      # An engine that warms up inside its run: resources count from the end of the warm-up.
+      measured_from_s = @engine.warmup_in_run? ? load.warmup_s.to_f : 0
+      record(cell, server, deployment, "ok", result: result, samples: samples, measured_from_s: measured_from_s)
     end
 
     def load_for(target, cell)
@@ -188,7 +190,7 @@ module Rackbench
       record(cell, server, deployment, "failed", reason: reason, log_tail: log_tail)
     end
 
-    def record(cell, server, deployment, status, result: nil, samples: [], reason: nil, log_tail: nil)
+    def record(cell, server, deployment, status, result: nil, samples: [], reason: nil, log_tail: nil, measured_from_s: 0)
       rec = {
         position: cell.index, server: server.name, label: server.label, config: cell.server_config,
         endpoint: cell.endpoint["name"], path: cell.endpoint["path"], concurrency: cell.concurrency,
@@ -197,7 +199,7 @@ module Rackbench
         engine_command: result&.command, requests_per_s: result&.requests_per_s,
         latency_mean_us: result&.latency_us&.dig("mean"), latency_p99_us: result&.latency_us&.dig("p99"),
         requests: result&.requests, errors: result&.error_count, result: result&.to_h,
-        resources: Sampler.summarize(samples), started_at: Time.now.utc.iso8601(3)
+        resources: Sampler.summarize(samples.select { |x| x.t_s >= measured_from_s }), started_at: Time.now.utc.iso8601(3)
       }
       store.add_cell(@run["id"], rec, samples)
       emit(:cell_finished, cell, rec)

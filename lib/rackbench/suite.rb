@@ -36,7 +36,7 @@ module Rackbench
       "requests" => [Integer, nil],
       "timeout_s" => [Numeric, 10],
       "rate" => [Numeric, nil],
-      "engine" => [String, "wrk"],
+      "engine" => [String, "native"],
       "client_threads" => [Integer, 1],
       "keepalive" => [[true, false], true],
       "pin" => [[true, false], true],
