@@ -6,9 +6,6 @@ module Rackbench
   module Proxies
     REGISTRY = Registry.new("proxy", "proxies")
 
-    def self.register(name, klass) = REGISTRY.register(name, klass)
-    def self.fetch(name) = REGISTRY.fetch(name)
-    def self.names = REGISTRY.names
-    def self.all = REGISTRY.all
+    extend Registry::Facade
   end
 end

@@ -35,5 +35,14 @@ module Rackbench
     def all
       names.map { |n| fetch(n) }
     end
+
+    # Extended by a namespace module that holds a REGISTRY, so callers say
+    # Servers.fetch("puma"), Servers.names, Servers.all, Servers.register(...).
+    module Facade
+      def register(name, klass) = self::REGISTRY.register(name, klass)
+      def fetch(name) = self::REGISTRY.fetch(name)
+      def names = self::REGISTRY.names
+      def all = self::REGISTRY.all
+    end
   end
 end

@@ -6,9 +6,7 @@ module Rackbench
   module Reports
     REGISTRY = Registry.new("report format", "reports")
 
-    def self.register(name, klass) = REGISTRY.register(name, klass)
-    def self.fetch(name) = REGISTRY.fetch(name)
-    def self.names = REGISTRY.names
+    extend Registry::Facade
   end
 end
 require_relative "reports/base"

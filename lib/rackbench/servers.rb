@@ -5,10 +5,7 @@ module Rackbench
   module Servers
     REGISTRY = Registry.new("server", "servers")
 
-    def self.register(name, klass) = REGISTRY.register(name, klass)
-    def self.fetch(name) = REGISTRY.fetch(name)
-    def self.names = REGISTRY.names
-    def self.all = REGISTRY.all
+    extend Registry::Facade
   end
 end
 require_relative "servers/base"

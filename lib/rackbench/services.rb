@@ -14,8 +14,6 @@ module Rackbench
   module Services
     REGISTRY = Registry.new("service", "services")
 
-    def self.register(name, klass) = REGISTRY.register(name, klass)
-    def self.fetch(name) = REGISTRY.fetch(name)
-    def self.names = REGISTRY.names
+    extend Registry::Facade
   end
 end
