@@ -10,7 +10,9 @@ module Rackbench
 
     def test_every_registered_service_is_found_by_name
       assert_equal %w[memcached postgres upstream], Services.names
-      assert_equal([Services::Memcached, Services::Postgres, Services::Upstream], Services.names.map { |n| Services.fetch(n) })
+      classes = Services.names.map { |n| Services.fetch(n) }
+      assert_equal %w[memcached postgres upstream], classes.map(&:service_name)
+      assert(classes.all? { |k| k < Services::Base })
     end
 
     def test_a_suite_naming_known_services_loads
