@@ -66,7 +66,7 @@ module Workloads
 
   def hello = "hello world"
 
-  # Sleeps ms milliseconds and says so: the IO-wait workload (000, 003).
+  # Sleeps duration_ms and says so: the IO-wait workload (000, 003).
   def pause(duration_ms)
     sleep(duration_ms / 1000.0)
     "slept #{duration_ms} ms"
