@@ -29,7 +29,7 @@ module Rackbench
         def version
           return nil unless installed?
 
-          @version ||= [IO.popen([APACHE, "-v"], err: [:child, :out], &:read)[%r{Apache/(\S+)}, 1], super].compact.join("/")
+          @version ||= [IO.popen([APACHE, "-v"], err: [:child, :out], &:read)[%r{Apache/(\S+)}, 1], passenger_version].compact.join("/")
         rescue SystemCallError
           nil
         end

@@ -35,7 +35,14 @@ module Rackbench
         def version
           return nil unless installed?
 
-          @version ||= IO.popen([path, "--version"], err: [:child, :out], &:read)[/Passenger\S* (\d[\d.]*)/, 1]
+          @version ||= passenger_version
+        end
+
+        # Read from Passenger's own Ruby file when Debian's layout has it (no process started).
+        def passenger_version
+          file = "/usr/lib/ruby/vendor_ruby/phusion_passenger.rb"
+          found = File.exist?(file) && File.read(file)[/VERSION_STRING\s*=\s*['"]([^'"]+)/, 1]
+          found || IO.popen([path, "--version"], err: [:child, :out], &:read)[/Passenger\S* (\d[\d.]*)/, 1]
         rescue SystemCallError
           nil
         end

@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Servers
+    # What the JRuby servers of 000_4acd4926cf356a23.txt (puma_jruby, trinidad,
+    # torquebox) share: Debian's jruby, each one's gems in its own
+    # vendor/jruby/NAME (bin/setup installs them with `jruby -S gem install
+    # --install-dir`; apart, since jruby-rack must not see a newer rack), and an
+    # environment outside bundler where GEM_PATH names that folder and the gems
+    # Debian's jruby ships. Every check here reads files, never starts a
+    # JVM, so `rackbench servers` stays fast.
+    #
+    # JRuby 9.3 speaks Ruby 2.6: an app using Ruby 3 syntax (endless def, ...)
+    # fails to load, and the cell records that SyntaxError.
+    class JRubyBase < Base
+      JRUBY = "jruby"
+      DEBIAN_GEMS = "/usr/share/jruby/lib/ruby/gems/shared"
+
+      class << self
+        def jruby_path
+          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, JRUBY) }
+             .find { |f| File.file?(f) && File.executable?(f) }
+        end
+
+        def gem_home = File.join(ROOT, "vendor", "jruby", server_name)
+
+        def gem_spec(name = gem_name)
+          Dir[File.join(gem_home, "specifications", "#{name}-[0-9]*.gemspec")]
+            .filter_map { |f| Gem::Specification.load(f) }.select { |s| s.name == name }.max_by(&:version)
+        end
+
+        def installed? = !jruby_path.nil? && !gem_spec.nil?
+
+        def unavailable_reason
+          return "jruby is not installed (bin/setup installs Debian's jruby)" unless jruby_path
+          return "gem #{gem_name} is not installed for JRuby in vendor/jruby/#{server_name} (bin/setup: #{install_hint})" unless gem_spec
+
+          nil
+        end
+
+        def install_hint = "jruby -S gem install --install-dir vendor/jruby/#{server_name} #{gem_name}"
+
+        # "17.0.15" for the java that jruby will run (JAVA_HOME's, else PATH's), from its release file.
+        def java_version
+          java = ENV["JAVA_HOME"] ? File.join(ENV["JAVA_HOME"], "bin", "java") : which("java")
+          return nil unless java && File.exist?(java)
+
+          release = File.join(File.dirname(File.realpath(java)), "..", "release")
+          File.exist?(release) ? File.read(release)[/^JAVA_VERSION="([^"]+)"/, 1] : nil
+        end
+
+        def java_major = java_version.to_s[/\A(?:1\.)?(\d+)/, 1]&.to_i
+
+        private
+
+        def which(exe)
+          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, exe) }.find { |f| File.executable?(f) }
+        end
+      end
+
+      def self.supports_unix? = false
+
+      def env
+        { "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "BUNDLER_SETUP" => nil, "RUBYLIB" => nil,
+          "GEM_HOME" => self.class.gem_home, "GEM_PATH" => [self.class.gem_home, DEBIAN_GEMS].join(File::PATH_SEPARATOR),
+          "RACK_ENV" => "production", "JAVA_OPTS" => java_opts }
+      end
+
+      def java_opts = nil
+
+      private
+
+      def jruby_bin(exe) = [self.class.jruby_path || JRUBY, File.join(self.class.gem_home, "bin", exe)]
+    end
+  end
+end
