@@ -10,7 +10,7 @@ module Rackbench
     def setup = require "dalli"
 
     def round_trip(address)
-      client = Dalli::Client.new(address, compress: false)
+      client = Dalli::Client.new(address, protocol: :meta, raw: true, compress: false)
       client.set("rackbench:test", "x" * 1024)
       client.get("rackbench:test")
     ensure

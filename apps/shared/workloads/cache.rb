@@ -3,7 +3,8 @@
 module Workloads
   # The /cache workload: a get, and a set on a miss, through memcached (the
   # suite names the memcached service, which sets RACKBENCH_MEMCACHED to
-  # "127.0.0.1:PORT" or a socket path). Dalli clients come from a Pool.
+  # "127.0.0.1:PORT" or a socket path). Dalli clients come from a Pool; they
+  # speak memcached's meta protocol and store the string as it is (raw).
   #
   #   Workloads::Cache.visit  # => "cache memcached: hit item 42 (1024 bytes)"
   module Cache
@@ -19,7 +20,7 @@ module Workloads
     POOL = Pool.new do
       require "dalli"
       server = ENV.fetch(ENV_KEY) { raise Unavailable, "#{ENV_KEY} is not set: name the memcached service in the suite" }
-      Dalli::Client.new(server, socket_timeout: 5, compress: false)
+      Dalli::Client.new(server, protocol: :meta, raw: true, socket_timeout: 5, compress: false)
     end
 
     def visit
