@@ -1,58 +1,97 @@
 # frozen_string_literal: true
 
-require "tmpdir"
+require_relative "servers/probe"
 
 module Rackbench
   module CLI
-    # rackbench servers [--format table|markdown]: every adapter, whether it can
-    # run here (and why not), its version, knobs and the command it would run.
+    # rackbench servers [--format table|markdown] [--probe [NAMES]]: every server
+    # and proxy adapter: installed or not, version, whether it works here (and
+    # why not), the knobs it takes. Without --probe nothing is started: the
+    # status comes from each adapter's cheap checks and the cached outcome of
+    # the last probe; --probe starts them for real and refreshes that cache.
     class Servers
-      def initialize(argv, out, _err)
+      Row = Struct.new(:kind, :name, :installed, :version, :status, :knobs, keyword_init: true)
+
+      def initialize(argv, out, _err, probe: Probe.new)
         @argv = argv
         @out = out
         @format = "table"
+        @probe = probe
+        @probe_names = nil
       end
 
       def call
         OptionParser.new do |o|
-          o.banner = "Usage: rackbench servers [--format table|markdown]"
-          o.on("--format FORMAT", %w[table markdown]) { |f| @format = f }
+          o.banner = "Usage: rackbench servers [--format table|markdown] [--probe [NAME,NAME]]"
+          o.on("--format FORMAT", %w[table markdown], "table (default) or markdown") { |f| @format = f }
+          o.on("--probe [NAMES]", Array, "start each adapter (or only NAMES) with a hello app and cache the outcome") do |names|
+            @probe_names = names || []
+          end
         end.parse!(@argv)
-        rows = Rackbench::Servers.all.map { |k| row(k) }
+        rows = rackbench_servers.map { |k| server_row(k) } + Rackbench::Proxies.all.map { |k| proxy_row(k) }
         @out.puts(@format == "markdown" ? markdown(rows) : table(rows))
         0
       end
 
       private
 
-      def row(klass)
-        reason = klass.unavailable_reason
-        { "name" => klass.server_name, "version" => klass.version || "-",
-          "status" => reason ? "unavailable: #{reason}" : "installed",
-          "knobs" => klass.knobs.join(", "), "command" => reason ? nil : example_command(klass) }
-      rescue StandardError => e
-        { "name" => klass.server_name, "version" => klass.version || "-", "status" => "fails: #{e.message}",
-          "knobs" => klass.knobs.join(", "), "command" => nil }
+      def rackbench_servers = Rackbench::Servers.all
+
+      def probe?(name) = @probe_names && (@probe_names.empty? || @probe_names.include?(name))
+
+      def server_row(klass)
+        name = klass.server_name
+        reason = safely { klass.unavailable_reason }
+        outcome = if reason then nil
+                  elsif name == "command" then { "status" => "works", "note" => "runs the command you give it" }
+                  elsif probe?(name) then @probe.server(klass)
+                  else @probe.outcome("server", klass, name)
+                  end
+        Row.new(kind: "server", name: name, installed: installed(klass), version: klass.version || "-",
+                status: status(reason, outcome), knobs: klass.knobs.join(", "))
       end
 
-      # The argv the adapter would run for its default config on port 9292.
-      def example_command(klass)
-        Dir.mktmpdir do |dir|
-          server = klass.new("server" => klass.server_name, "port" => 9292)
-          server.command(app: "config.ru", bind: server.bind(dir), dir: dir).join(" ")
-        end
+      def proxy_row(klass)
+        name = klass.proxy_name
+        reason = safely { klass.unavailable_reason }
+        outcome = if reason then nil
+                  elsif probe?(name) then @probe.proxy(klass)
+                  else @probe.outcome("proxy", klass, name)
+                  end
+        knobs = klass.knobs.map { |k| k == "balance" ? "balance (#{klass.balances.join(" / ")})" : k }
+        Row.new(kind: "proxy", name: name, installed: installed(klass), version: klass.version || "-",
+                status: status(reason, outcome), knobs: knobs.join(", "))
+      end
+
+      def installed(klass) = safely { klass.installed? } == true ? "yes" : "no"
+
+      def status(reason, outcome)
+        return "fails here: #{reason}" if reason
+        return "installed; not probed (rackbench servers --probe)" unless outcome
+        return "fails here: #{outcome["reason"]}" if outcome["status"] == "fails"
+
+        outcome["probed_at"] ? "works (probed #{outcome["probed_at"][0, 10]})" : "works (#{outcome["note"]})"
+      end
+
+      # An adapter whose own checks raise is reported, not fatal to the listing.
+      def safely
+        yield
+      rescue StandardError => e
+        "its check raised #{e.class}: #{e.message}"
       end
 
       def table(rows)
         rows.map do |r|
-          format("%-12s %-10s %s\n  knobs: %s\n  command: %s", r["name"], r["version"], r["status"],
-                 r["knobs"].empty? ? "-" : r["knobs"], r["command"] || "-")
+          format("%-7s %-17s %-9s %-14s %s\n        knobs: %s", r.kind, r.name, "installed: #{r.installed}", r.version,
+                 r.status, r.knobs.empty? ? "-" : r.knobs)
         end.join("\n")
       end
 
       def markdown(rows)
-        "| Server | Version | Status | Knobs |\n| :--- | :--- | :--- | :--- |\n" +
-          rows.map { |r| "| #{r["name"]} | #{r["version"]} | #{r["status"]} | #{r["knobs"]} |" }.join("\n")
+        header = "| Kind | Name | Installed | Version | Status here | Knobs |\n| :--- | :--- | :--- | :--- | :--- | :--- |\n"
+        header + rows.map do |r|
+          "| #{[r.kind, r.name, r.installed, r.version, r.status, r.knobs].map { |c| c.to_s.gsub("|", "\\|") }.join(" | ")} |"
+        end.join("\n")
       end
     end
   end

@@ -1,0 +1,100 @@
+# frozen_string_literal: true
+
+require "json"
+require "tmpdir"
+require "fileutils"
+require "time"
+
+module Rackbench
+  module CLI
+    class Servers
+      # Tries each adapter for real: `rackbench servers --probe` starts every
+      # server that can run here (default config, a hello app) and every proxy
+      # (in front of two puma instances), asks for /hello 20 times, stops it,
+      # and caches the outcome per adapter and version. `rackbench servers`
+      # then shows "works" or "fails here" from the cache without starting
+      # anything, so the listing stays fast.
+      class Probe
+        HELLO_APP = <<~RUBY
+          # Ruby 2.6 syntax on purpose: JRuby 9.3 loads this too.
+          run lambda { |env| [200, { "content-type" => "text/plain" }, [env["PATH_INFO"] == "/hello" ? "hello world" : "ok"]] }
+        RUBY
+        REQUESTS = 20
+        READY_TIMEOUT_S = 120
+
+        def self.cache_path
+          base = ENV["XDG_CACHE_HOME"] || File.join(Dir.home, ".cache")
+          File.join(base, "rackbench", "servers-probe.json")
+        end
+
+        def initialize(cache_path: self.class.cache_path)
+          @cache_path = cache_path
+        end
+
+        # {"kind/name" => {"version", "status" => "works"|"fails", "reason", "probed_at"}}
+        def cache
+          @cache ||= File.exist?(@cache_path) ? JSON.parse(File.read(@cache_path)) : {}
+        rescue JSON::ParserError
+          @cache = {}
+        end
+
+        # The cached outcome for klass, if it was probed at the version installed now.
+        def outcome(kind, klass, name)
+          entry = cache["#{kind}/#{name}"]
+          entry if entry && entry["version"] == klass.version
+        end
+
+        def server(klass)
+          record("server", klass, klass.server_name) { |dir| deploy({ "server" => klass.server_name }, dir) }
+        end
+
+        def proxy(klass)
+          record("proxy", klass, klass.proxy_name) do |dir|
+            deploy({ "server" => "puma", "threads" => 2, "instances" => 2, "proxy" => { "proxy" => klass.proxy_name } }, dir)
+          end
+        end
+
+        private
+
+        def record(kind, klass, name)
+          outcome = Dir.mktmpdir("rackbench-probe") do |dir|
+            yield dir
+            { "status" => "works" }
+          rescue Error, SystemCallError, IOError => e
+            { "status" => "fails", "reason" => reason(e) }
+          end
+          cache["#{kind}/#{name}"] = outcome.merge("version" => klass.version, "probed_at" => Time.now.utc.iso8601)
+          FileUtils.mkdir_p(File.dirname(@cache_path))
+          File.write(@cache_path, JSON.pretty_generate(cache))
+          cache["#{kind}/#{name}"]
+        end
+
+        def deploy(config, dir)
+          app = File.join(dir, "app", "config.ru")
+          FileUtils.mkdir_p(File.dirname(app))
+          File.write(app, HELLO_APP)
+          supervisor = Supervisor.new
+          server = Rackbench::Servers.fetch(config["server"]).new(config).validate!
+          deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: app, ready_timeout_s: READY_TIMEOUT_S)
+          begin
+            deployment.start
+            REQUESTS.times do
+              status, _headers, body = Readiness.get(deployment.target("/hello"))
+              raise ServiceError, "GET /hello answered #{status} #{body[0, 80].inspect}" unless status == 200 && body.include?("hello world")
+            end
+          ensure
+            deployment.stop
+            supervisor.stop_all
+          end
+        end
+
+        # The error and the last meaningful line its process logged.
+        def reason(error)
+          tail = error.respond_to?(:log_tail) ? error.log_tail.to_s.lines.map(&:strip).reject(&:empty?) : []
+          cause = tail.reverse.find { |l| l.match?(/error|exception|cannot|denied|refused|unrecognized/i) } || tail.last
+          [error.message, cause].compact.uniq.join(": ")[0, 400]
+        end
+      end
+    end
+  end
+end
