@@ -55,6 +55,7 @@ module Rackbench
       def mpm = config.fetch("mpm", "event").to_s
 
       def command(app:, bind:, dir:)
+        check_reachable(File.dirname(app))
         path = File.join(dir, "apache2.conf")
         File.write(path, config_file(app, bind, dir))
         [APACHE, "-f", path, "-DFOREGROUND"]
@@ -98,6 +99,16 @@ module Rackbench
             </Directory>
           </VirtualHost>
         APACHE
+      end
+
+      # As root, Apache serves from www-data workers, which must be able to
+      # walk down to the app (a 0700 temporary folder on the way gives 403s).
+      def check_reachable(app_dir)
+        return unless Process.euid.zero?
+
+        blocked = app_dir.split("/").each_index.map { |i| app_dir.split("/")[0..i].join("/") }.reject(&:empty?)
+                         .find { |d| File.stat(d).mode & 0o001 == 0 }
+        raise ServiceError, "apache_passenger: its www-data workers cannot enter #{blocked} (mode #{format("%o", File.stat(blocked).mode & 0o777)}), on the way to the app" if blocked
       end
 
       # Apache's graceful stop is WINCH; TERM stops it and its Passenger at once.

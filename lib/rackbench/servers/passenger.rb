@@ -82,17 +82,46 @@ module Rackbench
          "--disable-security-update-check", "--disable-anonymous-telemetry", "--no-friendly-error-pages"]
       end
 
+      # `passenger stop`, then the group kill; then waits for the watchdog's
+      # session (watchdog, core, app processes) to leave, killing by pid what
+      # stays past the deadline.
       def stop(supervisor, child)
         pid_file = child.argv[child.argv.index("--pid-file") + 1]
-        if File.exist?(pid_file)
+        watchdog = File.exist?(pid_file) ? File.read(pid_file).to_i : 0
+        if watchdog.positive?
           begin
             supervisor.capture([self.class.path || EXECUTABLE, "stop", "--pid-file", pid_file], name: "passenger stop",
                                log_path: File.join(File.dirname(pid_file), "passenger-stop.log"), timeout_s: 30)
           rescue ServiceError
-            nil # the group kill below still runs; a watchdog left over shows in the process check
+            nil # the session is ended below all the same
           end
         end
         super
+        end_session(watchdog) if watchdog.positive?
+      end
+
+      private
+
+      SESSION_GRACE_S = 15
+
+      def end_session(sid)
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + SESSION_GRACE_S
+        sleep 0.05 while session_members(sid).any? && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
+        session_members(sid).each do |pid|
+          Process.kill("KILL", pid)
+        rescue Errno::ESRCH, Errno::EPERM
+          nil
+        end
+      end
+
+      # Live pids whose session id is sid (/proc/PID/stat: pid (comm) state ppid pgrp session ...).
+      def session_members(sid)
+        Dir.glob("/proc/[0-9]*/stat").filter_map do |path|
+          state, _ppid, _pgrp, session = File.read(path).split(") ", 2).last.split(" ", 5)
+          path[%r{/proc/(\d+)/}, 1].to_i if session.to_i == sid && state != "Z"
+        rescue SystemCallError
+          nil
+        end
       end
     end
 

@@ -21,6 +21,7 @@ module Rackbench
       GEM = "torquebox-server"
       TRIED = "3.2.0"
       MAX_JAVA = 8
+      knob :threads, "taken so 000's suite (threads = clients) validates; not applied: TorqueBox cannot run on Java > 8"
       # What `torquebox run` (3.2.0 on JRuby 9.3.9, OpenJDK 17.0.15) printed here.
       ERRORS_SEEN = [
         "Unrecognized VM option 'MaxPermSize=256m' / Error: Could not create the Java Virtual Machine",

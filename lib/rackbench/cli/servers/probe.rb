@@ -58,6 +58,7 @@ module Rackbench
 
         def record(kind, klass, name)
           outcome = Dir.mktmpdir("rackbench-probe") do |dir|
+            File.chmod(0o755, dir) # servers that drop privileges (Apache's www-data) must reach the app
             yield dir
             { "status" => "works" }
           rescue Error, SystemCallError, IOError => e

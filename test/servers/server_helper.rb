@@ -1,0 +1,44 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # What the server tests share: deploy a suite entry with an app, drive a
+  # short wrk load at it, and stop everything they started.
+  module ServerTestHelpers
+    HELLO_APP = File.join(ROOT, "apps", "rack", "config.ru")
+    LOAD_DURATION_S = 1
+
+    def teardown
+      @deployment&.stop
+      @supervisor&.stop_all
+      assert_nothing_left
+      super
+    end
+
+    def deploy(config, app: HELLO_APP, ready_timeout_s: 60)
+      @supervisor = Supervisor.new
+      server = Servers.fetch(config["server"]).new(config).validate!
+      assert_nil server.class.unavailable_reason, "bin/setup installs #{server.name}"
+      @deployment = Deployment.new(server, supervisor: @supervisor, dir: tmpdir, app: app, ready_timeout_s: ready_timeout_s).start
+    end
+
+    def short_load(path = "/hello", concurrency: 8)
+      load = Engines::Load.new(target: @deployment.target(path), concurrency: concurrency, threads: 2,
+                               duration_s: LOAD_DURATION_S)
+      dir = File.join(tmpdir, "load").tap { |d| FileUtils.mkdir_p(d) }
+      Engines.fetch("wrk").new.run(load, supervisor: @supervisor, dir: dir)
+    end
+
+    # The entry serves /hello with "hello world" and a short load has no error.
+    def assert_serves_hello(config, **options)
+      deploy(config, **options)
+      status, _headers, body = Readiness.get(@deployment.target("/hello"))
+      assert_equal [200, "hello world"], [status, body]
+      result = short_load
+      assert_operator result.requests, :>=, 50, "#{@deployment.server.label} served a real load"
+      assert_equal 0, result.error_count, "#{@deployment.server.label}: #{result.errors.inspect}"
+      result
+    end
+  end
+end

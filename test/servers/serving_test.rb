@@ -1,0 +1,67 @@
+# frozen_string_literal: true
+
+require_relative "server_helper"
+
+# Every server that bin/setup installs, in the configurations the seeds turned,
+# serving the bundled Rack app's /hello under a short real load with 0 errors.
+class ServingTest < Minitest::Test
+  include Rackbench::ServerTestHelpers
+
+  ENTRIES = {
+    "puma_single" => { "server" => "puma", "threads" => 4 },
+    "puma_cluster_preloaded" => { "server" => "puma", "workers" => 2, "threads" => 2, "preload" => true },
+    "puma_fork_worker" => { "server" => "puma", "workers" => 2, "threads" => 2, "fork_worker" => true },
+    "unicorn_preloaded" => { "server" => "unicorn", "workers" => 2, "preload" => true },
+    "thin" => { "server" => "thin" },
+    "thin_threaded" => { "server" => "thin", "threads" => 4 },
+    "webrick" => { "server" => "webrick" },
+    "falcon_forked" => { "server" => "falcon", "workers" => 2 },
+    "falcon_hybrid" => { "server" => "falcon", "model" => "hybrid", "workers" => 2, "threads" => 2 },
+    "pitchfork_reforking" => { "server" => "pitchfork", "workers" => 2, "refork_after" => [50, 100] },
+    "iodine" => { "server" => "iodine", "workers" => 2, "threads" => 2 },
+    "agoo" => { "server" => "agoo", "threads" => 2 },
+    "passenger_standalone" => { "server" => "passenger", "workers" => 2 },
+    "apache_with_mod_passenger" => { "server" => "apache_passenger", "workers" => 2 },
+    "mongrel" => { "server" => "mongrel" },
+    "command_template" => { "server" => "command", "command" => "puma -b tcp://127.0.0.1:{port} -t {threads}:{threads} {app}",
+                            "threads" => 2, "ready_url" => "/hello" }
+  }.freeze
+
+  ENTRIES.each do |name, config|
+    define_method("test_#{name}_serves_hello_under_load_without_errors") { assert_serves_hello(config) }
+  end
+
+  # 001_466a5bc59083a463.txt: `thin start -s4 --socket`, behind nginx with 3 workers.
+  def test_thin_cluster_on_unix_sockets_behind_nginx_serves_without_errors
+    result = assert_serves_hello({ "server" => "thin", "instances" => 4, "bind" => "unix", "proxy" => { "proxy" => "nginx", "workers" => 3 } })
+    sockets = @deployment.backends.map(&:socket_path)
+    assert_equal 4, sockets.uniq.size
+    assert(sockets.all? { |s| File.socket?(s) }, "each thin listens on its own socket")
+    assert_operator result.requests, :>, 100
+  end
+
+  # 004_d5fd84afbf770cf8.txt: a 3-node Mongrel cluster behind lighttpd.
+  def test_mongrel_cluster_behind_lighttpd_serves_without_errors
+    assert_serves_hello({ "server" => "mongrel", "instances" => 3, "proxy" => { "proxy" => "lighttpd", "balance" => "round-robin" } })
+    assert_equal 3, @deployment.backends.size
+  end
+
+  def test_passenger_leaves_no_watchdog_behind_after_stop
+    deploy({ "server" => "passenger", "workers" => 1 })
+    pid_file = File.join(tmpdir, "passenger.pid")
+    assert File.exist?(pid_file), "passenger start wrote its pid file in the run folder"
+    watchdog = File.read(pid_file).to_i
+    @deployment.stop
+    @deployment = nil
+    wait_until(timeout_s: 10, message: "passenger's watchdog (pid #{watchdog}) gone") { !File.exist?("/proc/#{watchdog}") || File.read("/proc/#{watchdog}/stat")[/\) (\S)/, 1] == "Z" }
+  end
+
+  def test_apache_keeps_its_generated_config_and_logs_in_the_run_folder
+    deploy({ "server" => "apache_passenger", "workers" => 1, "mpm" => "worker" })
+    config = File.read(File.join(tmpdir, "apache2.conf"))
+    assert_includes config, "mod_mpm_worker.so"
+    assert_includes config, "PassengerMaxPoolSize 1"
+    assert File.exist?(File.join(tmpdir, "apache2.pid"))
+    assert_includes @deployment.commands.first, "-DFOREGROUND"
+  end
+end
