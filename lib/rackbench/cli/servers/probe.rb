@@ -45,12 +45,12 @@ module Rackbench
         end
 
         def server(klass)
-          record("server", klass, klass.server_name) { |dir| deploy({ "server" => klass.server_name }, dir) }
+          record("server", klass, klass.server_name) { |dir| deploy(klass, { "server" => klass.server_name }, dir) }
         end
 
         def proxy(klass)
           record("proxy", klass, klass.proxy_name) do |dir|
-            deploy({ "server" => "puma", "threads" => 2, "instances" => 2, "proxy" => { "proxy" => klass.proxy_name } }, dir)
+            deploy(Rackbench::Servers.fetch("puma"), { "server" => "puma", "threads" => 2, "instances" => 2, "proxy" => { "proxy" => klass.proxy_name } }, dir)
           end
         end
 
@@ -70,12 +70,12 @@ module Rackbench
           cache["#{kind}/#{name}"]
         end
 
-        def deploy(config, dir)
+        def deploy(server_class, config, dir)
           app = File.join(dir, "app", "config.ru")
           FileUtils.mkdir_p(File.dirname(app))
           File.write(app, HELLO_APP)
           supervisor = Supervisor.new
-          server = Rackbench::Servers.fetch(config["server"]).new(config).validate!
+          server = server_class.new(config).validate!
           deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: app, ready_timeout_s: READY_TIMEOUT_S)
           begin
             deployment.start

@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rackbench/cli"
+require "rackbench/cli/servers"
+
+# `rackbench servers`: every server and proxy adapter with whether it is
+# installed, its version, whether it works here (or why not) and its knobs;
+# the listing starts nothing, --probe starts adapters for real.
+class ServersCommandTest < Minitest::Test
+  def setup
+    @cache_home = ENV["XDG_CACHE_HOME"]
+    ENV["XDG_CACHE_HOME"] = File.join(tmpdir, "cache")
+  end
+
+  def teardown
+    ENV["XDG_CACHE_HOME"] = @cache_home
+    assert_nothing_left
+    super
+  end
+
+  def test_the_markdown_table_lists_every_server_and_proxy_without_starting_anything
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    status, out, = run_cli("servers", "--format", "markdown")
+    elapsed_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+    assert_equal 0, status
+    assert_operator elapsed_s, :<, 5, "the listing reads files; it does not start servers"
+    rows = out.lines.drop(2).map { |l| l.split(" | ").map(&:strip) }
+    assert_equal Rackbench::Servers.names + Rackbench::Proxies.names, rows.map { |r| r[1] }
+    assert_match(/\A\| Kind \| Name \| Installed \| Version \| Status here \| Knobs \|/, out)
+    assert_includes out, "| proxy | lighttpd | yes |"
+    assert_includes out, "balance (fair / round-robin / hash / sticky)"
+  end
+
+  def test_a_server_that_cannot_run_here_shows_its_reason
+    skip "TorqueBox can run here" unless Rackbench::Servers.fetch("torquebox").unavailable_reason
+    _, out, = run_cli("servers")
+    assert_match(/server\s+torquebox .*fails here: .*JBoss AS 7/, out)
+  end
+
+  def test_probe_starts_the_server_and_remembers_that_it_works
+    _, before, = run_cli("servers")
+    assert_match(/webrick .*not probed/, before)
+    status, after, = run_cli("servers", "--probe", "webrick")
+    assert_equal 0, status
+    assert_match(/webrick .*works \(probed \d{4}-\d\d-\d\d\)/, after)
+    _, later, = run_cli("servers")
+    assert_match(/webrick .*works \(probed/, later, "the outcome is cached")
+    assert_match(/puma .*not probed/, later, "--probe NAME probes only NAME")
+  end
+
+  def test_a_probe_that_fails_records_the_servers_own_error
+    klass = Class.new(Rackbench::Servers.fetch("puma")) do
+      def self.server_name = "puma"
+      def command(app:, bind:, dir:) = [RbConfig.ruby, "-e", "warn 'cannot bind: Permission denied'; exit 3"]
+    end
+    outcome = Rackbench::CLI::Servers::Probe.new(cache_path: File.join(tmpdir, "probe.json")).server(klass)
+    assert_equal "fails", outcome["status"]
+    assert_match(/exited before it was ready.*cannot bind: Permission denied/, outcome["reason"])
+  end
+end
