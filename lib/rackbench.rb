@@ -32,6 +32,7 @@ module Rackbench
   autoload :CLI, "rackbench/cli"
   autoload :Registry, "rackbench/registry"
   autoload :Target, "rackbench/target"
+  autoload :SocketPath, "rackbench/socket_path"
   autoload :Result, "rackbench/result"
   autoload :Supervisor, "rackbench/supervisor"
   autoload :Sampler, "rackbench/sampler"

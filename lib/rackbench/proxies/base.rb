@@ -91,7 +91,7 @@ module Rackbench
 
       # Loopback TCP (free port unless the suite names one), or a Unix socket in dir.
       def bind(dir)
-        return Bind.new(socket_path: File.join(dir, "#{name}.sock")) if config["bind"] == "unix"
+        return Bind.new(socket_path: SocketPath.for(dir, "#{name}.sock")) if config["bind"] == "unix"
 
         Bind.new(port: config["port"] || Servers::Base.free_port)
       end

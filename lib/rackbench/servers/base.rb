@@ -123,7 +123,7 @@ module Rackbench
 
       # Chooses where to listen: a socket in dir, the suite's port, or a free port.
       def bind(dir)
-        return Bind.new(socket_path: File.join(dir, "#{name}.sock")) if unix?
+        return Bind.new(socket_path: SocketPath.for(dir, "#{name}.sock")) if unix?
 
         Bind.new(port: (config["proxy"] ? nil : config["port"]) || Servers::Base.free_port)
       end

@@ -44,7 +44,7 @@ module Rackbench
         why = self.class.unavailable_reason
         raise ServiceError, "memcached cannot run here: #{why}" if why
 
-        @address = unix? ? File.join(dir, "memcached.sock") : "127.0.0.1:#{free_port}"
+        @address = unix? ? SocketPath.for(dir, "memcached.sock") : "127.0.0.1:#{free_port}"
         child = launch(supervisor, [self.class.executable, *listen_args, "-m", setting(:memory_mb), "-t", setting(:threads),
                                     "-c", setting(:connections), *user_args], dir)
         wait_ready(child) { version_line&.start_with?("VERSION ") }

@@ -45,7 +45,7 @@ module Rackbench
 
       def start(supervisor, dir)
         validate!
-        @target = unix? ? Target.unix(File.join(dir, "upstream.sock"), "/") : Target.tcp(free_port, "/")
+        @target = unix? ? Target.unix(SocketPath.for(dir, "upstream.sock"), "/") : Target.tcp(free_port, "/")
         listen = unix? ? ["--socket", target.socket_path] : ["--host", target.host, "--port", target.port]
         child = launch(supervisor,
                        [ruby, SERVER, *listen, "--delay-ms", setting(:delay_ms), "--body-bytes", setting(:body_bytes)], dir)
