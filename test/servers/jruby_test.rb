@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+require_relative "server_helper"
+
+# The JRuby servers of 000_4acd4926cf356a23.txt on Debian's jruby. JRuby 9.3
+# parses Ruby 2.6, so they serve a hello app written in it (the bundled app
+# may use newer syntax); a JVM starts slowly, hence the longer readiness wait.
+class JRubyServersTest < Minitest::Test
+  include Rackbench::ServerTestHelpers
+
+  HELLO_26 = <<~RUBY
+    run lambda { |env| env["PATH_INFO"] == "/hello" ? [200, { "content-type" => "text/plain" }, ["hello world"]] : [404, {}, ["not found"]] }
+  RUBY
+
+  def app
+    path = File.join(tmpdir, "app", "config.ru")
+    FileUtils.mkdir_p(File.dirname(path))
+    File.write(path, HELLO_26)
+    path
+  end
+
+  def test_puma_on_jruby_serves_hello_under_load_without_errors
+    result = assert_serves_hello({ "server" => "puma_jruby", "threads" => 4 }, app: app, ready_timeout_s: 150)
+    assert_includes @deployment.commands.first.first, "jruby"
+    assert_operator result.requests_per_s, :>, 0
+  end
+
+  def test_trinidad_serves_hello_under_load_without_errors
+    assert_serves_hello({ "server" => "trinidad", "runtimes" => 1 }, app: app, ready_timeout_s: 150)
+    assert_includes File.read(File.join(tmpdir, "trinidad.yml")), "jruby_max_runtimes: 1"
+  end
+
+  def test_jruby_servers_see_their_own_gems_and_debians_outside_bundler
+    env = Rackbench::Servers.fetch("trinidad").new("server" => "trinidad").env
+    assert_equal [File.join(Rackbench::ROOT, "vendor", "jruby", "trinidad"), "/usr/share/jruby/lib/ruby/gems/shared"],
+                 env["GEM_PATH"].split(":")
+    assert env.key?("RUBYOPT") && env["RUBYOPT"].nil?, "bundler's RUBYOPT is unset for the JVM"
+  end
+end
