@@ -74,23 +74,36 @@ module Rackbench
       end
 
       deployment = nil
+      start_failure = nil
       verified = {}
       group.cells.each do |cell|
         emit(:cell_started, cell)
+        # A deployment that failed to start fails the group's other cells the same way, at once.
+        raise start_failure if start_failure
+
         unless deployment&.alive?
           deployment&.stop
+          deployment = nil
           verified.clear
-          deployment = Deployment.new(server, supervisor: supervisor, dir: dir,
-                                              app: suite.app_path(*group.server_config["app"]),
-                                              env: @service_env, cpus: pinning.server_cpus,
-                                              ready_timeout_s: suite["ready_timeout_s"]).start
+          begin
+            deployment = deploy(server, group, dir)
+          rescue ServiceError => e
+            start_failure = e
+            raise
+          end
         end
         run_cell(cell, server, deployment, verified, dir)
-      rescue ServiceError => e
-        fail_cell(cell, server, e.message, e.log_tail, deployment, emit_start: false)
+      rescue ServiceError, ConfigError => e
+        fail_cell(cell, server, e.message, e.respond_to?(:log_tail) ? e.log_tail : nil, deployment, emit_start: false)
       end
     ensure
       deployment&.stop
+    end
+
+    def deploy(server, group, dir)
+      Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path(*group.server_config["app"]),
+                             env: @service_env, cpus: pinning.server_cpus,
+                             ready_timeout_s: suite["ready_timeout_s"]).start
     end
 
     def unavailable_reason(server)
