@@ -49,6 +49,14 @@ module Rackbench
       assert_nothing_left
     end
 
+    def test_the_command_verifies_on_another_server_when_asked
+      status, out, err = run_cli("verify", "roda", "--server", "unicorn")
+      assert_equal 0, status, "#{out}\n#{err}"
+      assert_equal "roda on unicorn", out.lines.first.chomp
+      assert_equal Apps.endpoints.size, out.lines.grep(/^  ok /).size
+      assert_nothing_left
+    end
+
     def test_a_wrong_answer_is_a_failed_line_and_a_non_zero_exit
       app = File.join(tmpdir, "config.ru")
       File.write(app, <<~RUBY)

@@ -5,8 +5,8 @@ require "tmpdir"
 
 module Rackbench
   module CLI
-    # rackbench verify [APP ...] [--postgres] [--threads N] [--keep DIR]:
-    # serves each bundled app (all of them by default, or a config.ru) on puma
+    # rackbench verify [APP ...] [--postgres] [--server NAME] [--threads N] [--keep DIR]:
+    # serves each bundled app (all of them by default, or a config.ru) on puma (or --server)
     # with the upstream and memcached services, requests every endpoint once,
     # and prints a line per endpoint. Exit status 1 if any answer is wrong.
     class Verify
@@ -16,6 +16,7 @@ module Rackbench
         @err = err
         @services = %w[upstream memcached]
         @threads = 4
+        @server = "puma"
         @keep = nil
       end
 
@@ -42,6 +43,7 @@ module Rackbench
           o.banner = "Usage: rackbench verify [APP|path/to/config.ru ...] [options]\n" \
                      "Bundled apps: #{Apps.names.join(", ")} (default: all)"
           o.on("--postgres", "serve /db from the postgres service instead of SQLite") { @services << "postgres" }
+          o.on("--server NAME", "the server to verify on (default puma; #{Servers.names.join(", ")})") { |n| @server = n }
           o.on("--threads N", Integer, "puma threads (default #{@threads})") { |n| @threads = n }
           o.on("--keep DIR", "keep logs and databases in DIR") { |d| @keep = d }
         end.parse!(@argv)
@@ -64,11 +66,14 @@ module Rackbench
       # Prints one app's checks; returns how many answers were wrong.
       def verify(app, supervisor, root, env)
         dir = FileUtils.mkdir_p(File.join(root, File.basename(app, ".ru"))).first
-        verification = Apps::Verification.new(app, supervisor: supervisor, dir: dir, env: env,
-                                                   server: { "server" => "puma", "threads" => @threads })
+        verification = Apps::Verification.new(app, supervisor: supervisor, dir: dir, env: env, server: server_config)
         @out.puts verification.label
         checks = verification.run { |check| @out.puts line(check) }
         checks.count { |c| !c.ok? }
+      end
+
+      def server_config
+        @server == "puma" ? { "server" => "puma", "threads" => @threads } : { "server" => @server }
       end
 
       def line(check)
