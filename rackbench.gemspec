@@ -12,8 +12,11 @@ Gem::Specification.new do |spec|
   spec.license = "MIT"
   spec.required_ruby_version = ">= 3.1"
 
-  spec.files = Dir["lib/**/*", "exe/*", "apps/**/*", "ext/**/*.{c,h,rb}", "ext/**/Makefile",
-                   "README.md", "CHANGELOG.md", "LICENSE"]
+  # The git-tracked files only: servers write logs and pid files into apps/, and
+  # npm's node_modules is installed at build time, not shipped.
+  spec.files = `git ls-files -z`.split("\x0").select do |f|
+    f.start_with?("lib/", "exe/", "apps/", "ext/") || %w[README.md CHANGELOG.md LICENSE].include?(f)
+  end
   spec.bindir = "exe"
   spec.executables = ["rackbench"]
   spec.require_paths = ["lib"]
