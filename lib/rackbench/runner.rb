@@ -127,6 +127,10 @@ module Rackbench
       if (dead = deployment.dead_child)
         raise ServiceError.new("#{dead.name} exited during the load (#{dead.status.inspect})", log_tail: dead.log_tail)
       end
+      if result.requests.to_i.zero?
+        raise ServiceError, "no request completed in the measured #{result.duration_s} s " \
+                            "(#{result.error_count} errors): the server stalled, or duration_s is shorter than one response"
+      end
 
       result.warnings << "warm-up: waited #{idle_wait_s.round(2)} s for the server to go idle" if idle_wait_s&.positive?
       # An engine that warms up inside its run: resources count from the end of the warm-up.

@@ -96,6 +96,12 @@ module Rackbench
       assert_match "engine ab cannot target a Unix socket", cells[0]["reason"]
     end
 
+    def test_a_window_in_which_no_response_completes_is_a_failed_cell_not_a_zero
+      _run, cells = run_suite("endpoints" => ["/sleep/1500"], "duration_s" => 0.5, "timeout_s" => 5)
+      assert_equal "failed", cells[0]["status"]
+      assert_match "no request completed in the measured", cells[0]["reason"]
+    end
+
     def test_bad_input_is_one_line_naming_the_key_and_nothing_starts
       path = write_suite("servers" => [{ "server" => "puma", "workerz" => 2 }])
       status, out, err = run_cli("run", "--results", tmpdir, path)
