@@ -11,9 +11,10 @@ class ServerConfigTest < Minitest::Test
   def argv(config, bind: Bind.new(port: 9000)) = server(config).command(app: "/srv/app/config.ru", bind: bind, dir: tmpdir)
 
   def test_the_command_template_fills_every_placeholder
-    words = argv({ "server" => "command", "command" => "srv --port {port} --app {app} --in {app_dir} -w {workers} -t {threads} --log {dir}/x",
-                   "workers" => 3, "threads" => 7 })
-    assert_equal ["srv", "--port", "9000", "--app", "/srv/app/config.ru", "--in", "/srv/app", "-w", "3", "-t", "7", "--log", "#{tmpdir}/x"], words
+    template = "srv --port {port} --app {app} --in {app_dir} -w {workers} -t {threads} --log {dir}/x"
+    words = argv({ "server" => "command", "command" => template, "workers" => 3, "threads" => 7 })
+    expected = %w[srv --port 9000 --app /srv/app/config.ru --in /srv/app -w 3 -t 7 --log] + ["#{tmpdir}/x"]
+    assert_equal expected, words
   end
 
   def test_the_command_adapter_waits_on_its_readiness_url
@@ -42,7 +43,8 @@ class ServerConfigTest < Minitest::Test
   end
 
   def test_falcon_models_map_to_its_flags
-    assert_equal %w[--hybrid --forks 2 --threads 4], argv({ "server" => "falcon", "model" => "hybrid", "workers" => 2, "threads" => 4 }).last(5)
+    assert_equal %w[--hybrid --forks 2 --threads 4],
+                 argv({ "server" => "falcon", "model" => "hybrid", "workers" => 2, "threads" => 4 }).last(5)
     assert_raises(Rackbench::ConfigError) { server({ "server" => "falcon", "model" => "fibers" }) }
   end
 

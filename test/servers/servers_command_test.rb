@@ -9,7 +9,7 @@ require "rackbench/cli/servers"
 # the listing starts nothing, --probe starts adapters for real.
 class ServersCommandTest < Minitest::Test
   def setup
-    @cache_home = ENV["XDG_CACHE_HOME"]
+    @cache_home = ENV.fetch("XDG_CACHE_HOME", nil)
     ENV["XDG_CACHE_HOME"] = File.join(tmpdir, "cache")
   end
 
@@ -26,7 +26,7 @@ class ServersCommandTest < Minitest::Test
     assert_equal 0, status
     assert_operator elapsed_s, :<, 5, "the listing reads files; it does not start servers"
     rows = out.lines.drop(2).map { |l| l.split(" | ").map(&:strip) }
-    assert_equal Rackbench::Servers.names + Rackbench::Proxies.names, rows.map { |r| r[1] }
+    assert_equal(Rackbench::Servers.names + Rackbench::Proxies.names, rows.map { |r| r[1] })
     assert_match(/\A\| Kind \| Name \| Installed \| Version \| Status here \| Knobs \|/, out)
     assert_includes out, "| proxy | lighttpd | yes |"
     assert_includes out, "balance (fair / round-robin / hash / sticky)"
@@ -52,7 +52,7 @@ class ServersCommandTest < Minitest::Test
   def test_a_probe_that_fails_records_the_servers_own_error
     klass = Class.new(Rackbench::Servers.fetch("puma")) do
       def self.server_name = "puma"
-      def command(app:, bind:, dir:) = [RbConfig.ruby, "-e", "warn 'cannot bind: Permission denied'; exit 3"]
+      def command(**) = [RbConfig.ruby, "-e", "warn 'cannot bind: Permission denied'; exit 3"]
     end
     outcome = Rackbench::CLI::Servers::Probe.new(cache_path: File.join(tmpdir, "probe.json")).server(klass)
     assert_equal "fails", outcome["status"]

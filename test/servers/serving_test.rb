@@ -33,7 +33,8 @@ class ServingTest < Minitest::Test
 
   # 001_466a5bc59083a463.txt: `thin start -s4 --socket`, behind nginx with 3 workers.
   def test_thin_cluster_on_unix_sockets_behind_nginx_serves_without_errors
-    result = assert_serves_hello({ "server" => "thin", "instances" => 4, "bind" => "unix", "proxy" => { "proxy" => "nginx", "workers" => 3 } })
+    result = assert_serves_hello({ "server" => "thin", "instances" => 4, "bind" => "unix",
+                                   "proxy" => { "proxy" => "nginx", "workers" => 3 } })
     sockets = @deployment.backends.map(&:socket_path)
     assert_equal 4, sockets.uniq.size
     assert(sockets.all? { |s| File.socket?(s) }, "each thin listens on its own socket")
@@ -42,7 +43,8 @@ class ServingTest < Minitest::Test
 
   # 004_d5fd84afbf770cf8.txt: a 3-node Mongrel cluster behind lighttpd.
   def test_mongrel_cluster_behind_lighttpd_serves_without_errors
-    assert_serves_hello({ "server" => "mongrel", "instances" => 3, "proxy" => { "proxy" => "lighttpd", "balance" => "round-robin" } })
+    assert_serves_hello({ "server" => "mongrel", "instances" => 3,
+                          "proxy" => { "proxy" => "lighttpd", "balance" => "round-robin" } })
     assert_equal 3, @deployment.backends.size
   end
 
@@ -53,7 +55,9 @@ class ServingTest < Minitest::Test
     watchdog = File.read(pid_file).to_i
     @deployment.stop
     @deployment = nil
-    wait_until(timeout_s: 10, message: "passenger's watchdog (pid #{watchdog}) gone") { !File.exist?("/proc/#{watchdog}") || File.read("/proc/#{watchdog}/stat")[/\) (\S)/, 1] == "Z" }
+    wait_until(timeout_s: 10, message: "passenger's watchdog (pid #{watchdog}) gone") do
+      !File.exist?("/proc/#{watchdog}") || File.read("/proc/#{watchdog}/stat")[/\) (\S)/, 1] == "Z"
+    end
   end
 
   def test_apache_keeps_its_generated_config_and_logs_in_the_run_folder

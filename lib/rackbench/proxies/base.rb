@@ -54,7 +54,7 @@ module Rackbench
           return nil unless installed?
 
           @version ||= begin
-            out = IO.popen([path, *self::VERSION_ARGV], err: [:child, :out], &:read)
+            out = IO.popen([path, *self::VERSION_ARGV], err: %i[child out], &:read)
             out[self::VERSION_PATTERN, 1]
           end
         rescue SystemCallError
@@ -73,11 +73,16 @@ module Rackbench
 
       def validate!
         unknown = config.keys - KEYS - self.class.knobs
-        raise ConfigError, "proxy #{name}: unknown key #{unknown.first.inspect}; it takes #{(KEYS + self.class.knobs).uniq.join(", ")}" if unknown.any?
+        if unknown.any?
+          raise ConfigError,
+                "proxy #{name}: unknown key #{unknown.first.inspect}; it takes #{(KEYS + self.class.knobs).uniq.join(", ")}"
+        end
         unless self.class::BALANCES.key?(balance)
           raise ConfigError, "proxy #{name}: balance #{balance.inspect} is not one of #{self.class.balances.join(", ")}"
         end
-        raise ConfigError, "proxy #{name}: bind must be tcp or unix, got #{config["bind"].inspect}" unless [nil, "tcp", "unix"].include?(config["bind"])
+        unless [nil, "tcp", "unix"].include?(config["bind"])
+          raise ConfigError, "proxy #{name}: bind must be tcp or unix, got #{config["bind"].inspect}"
+        end
 
         validate_knobs
         self

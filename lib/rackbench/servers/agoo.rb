@@ -12,7 +12,7 @@ module Rackbench
       knob :workers, "processes (-w; default 1)"
       knob :threads, "Ruby threads for Rack calls (-t; default 1)"
 
-      def command(app:, bind:, dir:)
+      def command(app:, bind:, **)
         address = bind.unix? ? "unix://#{bind.socket_path}" : "http://127.0.0.1:#{bind.port}"
         [*gem_bin("agoo"), "--silent", "-b", address, "-w", int("workers", 1).to_s, "-t", int("threads", 1).to_s, app]
       end

@@ -29,7 +29,8 @@ module Rackbench
         def version
           return nil unless installed?
 
-          @version ||= [IO.popen([APACHE, "-v"], err: [:child, :out], &:read)[%r{Apache/(\S+)}, 1], passenger_version].compact.join("/")
+          @version ||= [IO.popen([APACHE, "-v"], err: %i[child out], &:read)[%r{Apache/(\S+)}, 1],
+                        passenger_version].compact.join("/")
         rescue SystemCallError
           nil
         end
@@ -72,7 +73,7 @@ module Rackbench
           DefaultRuntimeDir #{dir.inspect}
           ErrorLog #{File.join(dir, "apache-error.log").inspect}
           LogLevel warn
-          #{Process.euid.zero? ? "User www-data\nGroup www-data" : ""}
+          #{"User www-data\nGroup www-data" if Process.euid.zero?}
           LoadModule mpm_#{mpm}_module #{MODULES_DIR}/mod_mpm_#{mpm}.so
           LoadModule authz_core_module #{MODULES_DIR}/mod_authz_core.so
           LoadModule passenger_module #{MODULES_DIR}/mod_passenger.so
@@ -93,7 +94,7 @@ module Rackbench
             PassengerAppType rack
             PassengerStartupFile #{File.basename(app).inspect}
             PassengerAppEnv production
-            #{Process.euid.zero? ? "PassengerUser root\n  PassengerGroup root" : ""}
+            #{"PassengerUser root\n  PassengerGroup root" if Process.euid.zero?}
             <Directory #{app_dir.inspect}>
               Require all granted
             </Directory>
@@ -106,9 +107,13 @@ module Rackbench
       def check_reachable(app_dir)
         return unless Process.euid.zero?
 
-        blocked = app_dir.split("/").each_index.map { |i| app_dir.split("/")[0..i].join("/") }.reject(&:empty?)
-                         .find { |d| File.stat(d).mode & 0o001 == 0 }
-        raise ServiceError, "apache_passenger: its www-data workers cannot enter #{blocked} (mode #{format("%o", File.stat(blocked).mode & 0o777)}), on the way to the app" if blocked
+        parts = app_dir.split("/")
+        blocked = parts.each_index.map { |i| parts[0..i].join("/") }.reject(&:empty?)
+                       .find { |d| File.stat(d).mode.nobits?(0o001) }
+        return unless blocked
+
+        mode = format("%o", File.stat(blocked).mode & 0o777)
+        raise ServiceError, "apache_passenger: its www-data workers cannot enter #{blocked} (mode #{mode}) on the way to the app"
       end
 
       # Apache's graceful stop is WINCH; TERM stops it and its Passenger at once.

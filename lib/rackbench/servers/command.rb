@@ -9,7 +9,8 @@ module Rackbench
     # {threads} are filled in per instance; readiness is a real HTTP answer at
     # ready_url (a path, or a loopback URL whose path is used).
     #
-    #   - {server: command, label: "puma via command", command: "puma -b tcp://127.0.0.1:{port} -t {threads}:{threads} {app}", threads: 4}
+    #   - {server: command, label: "puma via command", threads: 4,
+    #      command: "puma -b tcp://127.0.0.1:{port} -t {threads}:{threads} {app}"}
     #   - {server: command, bind: unix, command: "my-server --socket {socket}", ready_url: /health}
     class Command < Base
       NAME = "command"
@@ -41,14 +42,23 @@ module Rackbench
         unless template.is_a?(String) || (template.is_a?(Array) && template.all?(String) && template.any?)
           raise ConfigError, "server command: \"command\" must be a command template (string or list), got #{template.inspect}"
         end
+
         needed = unix? ? "{socket}" : "{port}"
-        raise ConfigError, "server command: \"command\" must contain #{needed} to listen where rackbench tells it" unless words.join(" ").include?(needed)
+        unless words.join(" ").include?(needed)
+          raise ConfigError,
+                "server command: \"command\" must contain #{needed} to listen where rackbench tells it"
+        end
 
         unknown = words.join(" ").scan(/\{(\w+)\}/).flatten - PLACEHOLDERS
-        raise ConfigError, "server command: unknown placeholder {#{unknown.first}}; known: {#{PLACEHOLDERS.join("}, {")}}" if unknown.any?
+        if unknown.any?
+          raise ConfigError,
+                "server command: unknown placeholder {#{unknown.first}}; known: {#{PLACEHOLDERS.join("}, {")}}"
+        end
 
         ready_path
-        Signal.list.fetch(stop_signal.delete_prefix("SIG")) { raise ConfigError, "server command: unknown stop_signal #{stop_signal.inspect}" }
+        Signal.list.fetch(stop_signal.delete_prefix("SIG")) do
+          raise ConfigError, "server command: unknown stop_signal #{stop_signal.inspect}"
+        end
         self
       end
 
@@ -79,7 +89,10 @@ module Rackbench
         return url if url.start_with?("/")
 
         path = url[%r{\Ahttp://[^/]+(/\S*)?\z}, 1]
-        raise ConfigError, "server command: ready_url must be a path or an http:// URL, got #{url.inspect}" unless url.start_with?("http://")
+        unless url.start_with?("http://")
+          raise ConfigError,
+                "server command: ready_url must be a path or an http:// URL, got #{url.inspect}"
+        end
 
         path || "/"
       end

@@ -19,14 +19,17 @@ module Rackbench
 
       def validate!
         super
-        raise ConfigError, "server falcon: model must be one of #{MODELS.join(", ")}, got #{model.inspect}" unless MODELS.include?(model)
+        unless MODELS.include?(model)
+          raise ConfigError,
+                "server falcon: model must be one of #{MODELS.join(", ")}, got #{model.inspect}"
+        end
 
         self
       end
 
       def model = config.fetch("model", "forked").to_s
 
-      def command(app:, bind:, dir:)
+      def command(app:, bind:, **)
         argv = [*gem_bin("falcon"), "serve", "--bind", "http://127.0.0.1:#{bind.port}", "--config", app, "--#{model}"]
         case model
         when "forked" then argv + ["--count", int("workers", 1).to_s]

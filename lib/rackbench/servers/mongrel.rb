@@ -34,7 +34,7 @@ module Rackbench
         end
       end
 
-      def command(app:, bind:, dir:)
+      def command(app:, bind:, **)
         [ruby, SERVER_SCRIPT, bind.port.to_s, app]
       end
 

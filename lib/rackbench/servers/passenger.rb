@@ -42,7 +42,7 @@ module Rackbench
         def passenger_version
           file = "/usr/lib/ruby/vendor_ruby/phusion_passenger.rb"
           found = File.exist?(file) && File.read(file)[/VERSION_STRING\s*=\s*['"]([^'"]+)/, 1]
-          found || IO.popen([path, "--version"], err: [:child, :out], &:read)[/Passenger\S* (\d[\d.]*)/, 1]
+          found || IO.popen([path, "--version"], err: %i[child out], &:read)[/Passenger\S* (\d[\d.]*)/, 1]
         rescue SystemCallError
           nil
         end
@@ -61,10 +61,11 @@ module Rackbench
           raise ConfigError, "server #{name}: spawn_method must be smart or direct, got #{config["spawn_method"].inspect}"
         end
         if config.key?("concurrency_model") && config["concurrency_model"] != "process"
-          raise ConfigError, "server #{name}: concurrency_model #{config["concurrency_model"].inspect} needs Passenger Enterprise; " \
-                             "the open-source edition here runs one request per process (\"process\")"
+          raise ConfigError, "server #{name}: concurrency_model #{config["concurrency_model"].inspect} needs " \
+                             "Passenger Enterprise; the open-source edition here runs one request per process (\"process\")"
         end
-        max_pool_size >= min_instances or raise ConfigError, "server #{name}: min_instances #{min_instances} > max_pool_size #{max_pool_size}"
+        max_pool_size >= min_instances or raise ConfigError,
+                                                "server #{name}: min_instances #{min_instances} > max_pool_size #{max_pool_size}"
         self
       end
 
@@ -90,8 +91,9 @@ module Rackbench
         watchdog = File.exist?(pid_file) ? File.read(pid_file).to_i : 0
         if watchdog.positive?
           begin
-            supervisor.capture([self.class.path || EXECUTABLE, "stop", "--pid-file", pid_file], name: "passenger stop",
-                               log_path: File.join(File.dirname(pid_file), "passenger-stop.log"), timeout_s: 30)
+            log_path = File.join(File.dirname(pid_file), "passenger-stop.log")
+            supervisor.capture([self.class.path || EXECUTABLE, "stop", "--pid-file", pid_file],
+                               name: "passenger stop", log_path: log_path, timeout_s: 30)
           rescue ServiceError
             nil # the session is ended below all the same
           end
@@ -100,9 +102,9 @@ module Rackbench
         end_session(watchdog) if watchdog.positive?
       end
 
-      private
-
       SESSION_GRACE_S = 15
+
+      private
 
       def end_session(sid)
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + SESSION_GRACE_S

@@ -25,7 +25,7 @@ module Rackbench
         self
       end
 
-      def command(app:, bind:, dir:)
+      def command(app:, bind:, **)
         threads = int("threads", 5)
         argv = [*gem_bin("puma"), "--bind", bind_uri(bind), "--threads", "#{threads}:#{threads}",
                 "--environment", "production", "--dir", File.dirname(app)]

@@ -18,7 +18,7 @@ module Rackbench
 
       def self.install_hint = "jruby -S gem install --install-dir vendor/jruby/puma_jruby puma:#{PINNED} rack:3.2.8"
 
-      def command(app:, bind:, dir:)
+      def command(app:, bind:, **)
         threads = int("threads", 16)
         [*jruby_bin("puma"), "--bind", "tcp://127.0.0.1:#{bind.port}", "--threads", "#{threads}:#{threads}",
          "--environment", "production", "--dir", File.dirname(app), app]

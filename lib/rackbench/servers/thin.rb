@@ -18,13 +18,11 @@ module Rackbench
       knob :threads, "run requests on a thread pool of this size (--threaded)"
       knob :max_conns, "maximum connections (--max-conns)"
 
-      def command(app:, bind:, dir:)
+      def command(app:, bind:, **)
         argv = [*gem_bin("thin"), "start", "--rackup", app, "--environment", "production",
                 "--chdir", File.dirname(app), "--tag", "rackbench"]
         argv += bind.unix? ? ["--socket", bind.socket_path] : ["--address", "127.0.0.1", "--port", bind.port.to_s]
-        if config["threads"]
-          argv += ["--threaded", "--threadpool-size", int("threads", 20).to_s]
-        end
+        argv += ["--threaded", "--threadpool-size", int("threads", 20).to_s] if config["threads"]
         argv += ["--max-conns", int("max_conns", 1024).to_s] if config["max_conns"]
         argv
       end

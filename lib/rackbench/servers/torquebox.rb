@@ -49,7 +49,10 @@ module Rackbench
 
       def validate!
         super
-        raise ConfigError, "server torquebox: JBoss's port offset needs port >= 8080, got #{config["port"]}" if config["port"] && config["port"] < 8080
+        if config["port"] && config["port"] < 8080
+          raise ConfigError,
+                "server torquebox: JBoss's port offset needs port >= 8080, got #{config["port"]}"
+        end
 
         self
       end
@@ -60,7 +63,7 @@ module Rackbench
         bound
       end
 
-      def command(app:, bind:, dir:)
+      def command(app:, bind:, **)
         deployments = File.join(self.class.gem_home, "gems", "torquebox-server-#{self.class.version}-java",
                                 "jboss", "standalone", "deployments")
         File.write(File.join(deployments, "rackbench-knob.yml"),

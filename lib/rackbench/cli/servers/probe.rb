@@ -50,7 +50,8 @@ module Rackbench
 
         def proxy(klass)
           record("proxy", klass, klass.proxy_name) do |dir|
-            deploy(Rackbench::Servers.fetch("puma"), { "server" => "puma", "threads" => 2, "instances" => 2, "proxy" => { "proxy" => klass.proxy_name } }, dir)
+            deploy(Rackbench::Servers.fetch("puma"),
+                   { "server" => "puma", "threads" => 2, "instances" => 2, "proxy" => { "proxy" => klass.proxy_name } }, dir)
           end
         end
 
@@ -81,7 +82,10 @@ module Rackbench
             deployment.start
             REQUESTS.times do
               status, _headers, body = Readiness.get(deployment.target("/hello"))
-              raise ServiceError, "GET /hello answered #{status} #{body[0, 80].inspect}" unless status == 200 && body.include?("hello world")
+              unless status == 200 && body.include?("hello world")
+                raise ServiceError,
+                      "GET /hello answered #{status} #{body[0, 80].inspect}"
+              end
             end
           ensure
             deployment.stop

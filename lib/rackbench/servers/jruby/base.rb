@@ -33,7 +33,9 @@ module Rackbench
 
         def unavailable_reason
           return "jruby is not installed (bin/setup installs Debian's jruby)" unless jruby_path
-          return "gem #{gem_name} is not installed for JRuby in vendor/jruby/#{server_name} (bin/setup: #{install_hint})" unless gem_spec
+          unless gem_spec
+            return "gem #{gem_name} is not installed for JRuby in vendor/jruby/#{server_name} (bin/setup: #{install_hint})"
+          end
 
           nil
         end

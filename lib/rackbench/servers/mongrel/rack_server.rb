@@ -31,7 +31,7 @@ class RackbenchMongrelHandler < Mongrel::HttpHandler
 
   def rack_env(request)
     params = request.params
-    env = params.to_h.reject { |k, _| %w[HTTP_CONTENT_TYPE HTTP_CONTENT_LENGTH].include?(k) }
+    env = params.to_h.except("HTTP_CONTENT_TYPE", "HTTP_CONTENT_LENGTH")
     input = request.body || StringIO.new("")
     input.rewind if input.respond_to?(:rewind)
     env.merge(
