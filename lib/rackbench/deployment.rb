@@ -46,7 +46,9 @@ module Rackbench
 
     def alive? = children.all?(&:alive?)
     def dead_child = children.find { |c| !c.alive? }
-    def pids = children.map(&:pid)
+    # Roots of what the Sampler measures: each child, and the processes an
+    # adapter knows it started outside its tree (Passenger's watchdog).
+    def pids = children.flat_map { |c| c.name.start_with?("proxy") ? [c.pid] : [c.pid, *server.extra_pids(c)] }
     def commands = children.map(&:argv)
     def target(path) = bind.target(path)
 

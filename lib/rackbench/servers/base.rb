@@ -133,6 +133,10 @@ module Rackbench
       # Signal for a graceful stop; the supervisor kills the group after the grace period.
       def stop_signal = "TERM"
 
+      # Pids that belong to child but left its process tree (a daemonized
+      # watchdog): the Sampler measures their trees too.
+      def extra_pids(_child) = []
+
       def stop(supervisor, child)
         supervisor.stop(child, signal: stop_signal)
       end
