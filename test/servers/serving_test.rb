@@ -53,6 +53,7 @@ class ServingTest < Minitest::Test
     pid_file = File.join(tmpdir, "passenger.pid")
     assert File.exist?(pid_file), "passenger start wrote its pid file in the run folder"
     watchdog = File.read(pid_file).to_i
+    assert_includes @deployment.pids, watchdog, "the Sampler measures the watchdog's tree (core and app processes)"
     @deployment.stop
     @deployment = nil
     wait_until(timeout_s: 10, message: "passenger's watchdog (pid #{watchdog}) gone") do

@@ -116,6 +116,9 @@ module Rackbench
         raise ServiceError, "apache_passenger: its www-data workers cannot enter #{blocked} (mode #{mode}) on the way to the app"
       end
 
+      # Under Apache, Passenger's watchdog stays a child of Apache: in the sampled tree.
+      def extra_pids(_child) = []
+
       # Apache's graceful stop is WINCH; TERM stops it and its Passenger at once.
       def stop(supervisor, child)
         supervisor.stop(child, signal: "TERM")

@@ -102,6 +102,14 @@ module Rackbench
         end_session(watchdog) if watchdog.positive?
       end
 
+      # The watchdog (and under it the core and the app processes) leaves the
+      # tree of `passenger start`; its pid file names it.
+      def extra_pids(child)
+        pid_file = child.argv[child.argv.index("--pid-file") + 1]
+        pid = File.exist?(pid_file) ? File.read(pid_file).to_i : 0
+        pid.positive? && File.exist?("/proc/#{pid}") ? [pid] : []
+      end
+
       SESSION_GRACE_S = 15
 
       private
