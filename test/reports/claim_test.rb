@@ -48,6 +48,19 @@ module Rackbench
       assert_equal "yes", v["answer"]
     end
 
+    def test_good_requests_per_s_leaves_rejected_requests_out_of_the_rate
+      rejecting = cell("passenger", { "server" => "passenger" }, endpoint: "sleep", concurrency: 50, rps: 1000.0, requests: 1000)
+      rejecting["errors"] = 900
+      rejecting["result"]["errors"] = { "status" => 900 }
+      spec = { "says" => "Puma beats Passenger", "metric" => "good_requests_per_s", "a" => PUMA,
+               "b" => { "server" => "passenger" }, "endpoint" => "sleep" }
+      v = Article::Claim.new(spec, cells.first(2) + [rejecting]).verdict
+      assert_equal "yes", v["answer"]
+      assert_match "passenger 100.0 good req/s", v["detail"]
+      raw = Article::Claim.new(spec.merge("metric" => "requests_per_s"), cells.first(2) + [rejecting]).verdict
+      assert_equal "no", raw["answer"], "counting the 900 rejections, passenger's 1000 req/s is ahead"
+    end
+
     def test_a_failed_server_is_not_measured_and_says_why
       v = verdict("says" => "Puma beats Passenger", "a" => PUMA, "b" => { "server" => "passenger" }, "endpoint" => "sleep")
       assert_equal "not measured", v["answer"]
