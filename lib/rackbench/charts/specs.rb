@@ -20,6 +20,9 @@ module Rackbench
       KINDS = %w[concurrency timeline bars tuning].freeze
       WIDTH = 520
       HEIGHT = 300
+      # Vega-Lite cuts axis labels at 180 px; a label such as "mongrel (3
+      # instances) via lighttpd (round-robin)" lost the part that differs.
+      LABEL_LIMIT_PX = 420
 
       def initialize(run, cells)
         @summary = Article::Summary.new(run, cells)
@@ -79,7 +82,8 @@ module Rackbench
           values = list.select(&:ok?).map { |f| { "config" => f.label, "value" => f.metric(metric) } }
           chart("#{slug(title)}-#{metric.tr("_", "-")}", "#{title}: #{unit}", missing(list),
                 "data" => { "values" => values }, "mark" => { "type" => "bar", "tooltip" => true },
-                "encoding" => { "y" => { "field" => "config", "type" => "nominal", "sort" => nil, "title" => nil },
+                "encoding" => { "y" => { "field" => "config", "type" => "nominal", "sort" => nil, "title" => nil,
+                                         "axis" => { "labelLimit" => LABEL_LIMIT_PX } },
                                 "x" => { "field" => "value", "type" => "quantitative", "title" => unit },
                                 "color" => { "field" => "config", "type" => "nominal", "legend" => nil } })
         end
