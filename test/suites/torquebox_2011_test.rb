@@ -14,8 +14,21 @@ module Rackbench
       assert(cells.any? { |c| c["config"]["app"] == "rails" && c["status"] == "ok" }, "no Rails cell was measured")
       assert(cells.select { |c| c["status"] == "ok" }.all? { |c| c["result"]["series"].size >= 2 }, "a cell kept no series")
       assert_charts_drawn(charts, at_least: 6, named: [/timeline/, /requests-per-s/])
-      assert_match "Smoke run (--smoke): duration_s 60 -> 2", out
+      assert_match "Smoke run (--smoke): duration_s 60 -> 1.5", out
       assert_verdicts(out, 8)
+      assert_unavailable_server_kept_with_its_reason("torquebox", cells, out)
+    end
+
+    # TorqueBox needs Java <= 8: where it cannot run, its seven cells (hello x2,
+    # sleep x3, Rails hello and fibonacci) stay, failed with the adapter's reason.
+    def assert_unavailable_server_kept_with_its_reason(name, cells, out)
+      reason = Servers.fetch(name).unavailable_reason
+      return unless reason
+
+      mine = cells.select { |c| c["server"] == name }
+      assert_equal 7, mine.size, mine.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
+      mine.each { |c| assert_equal ["failed", true], [c["status"], c["reason"].include?(reason)], c["reason"] }
+      assert_includes out, "TorqueBox leads the pack on Rack hello world at 100 clients: not measured, torquebox: "
     end
   end
 end
