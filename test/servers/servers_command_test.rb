@@ -58,4 +58,21 @@ class ServersCommandTest < Minitest::Test
     assert_equal "fails", outcome["status"]
     assert_match(/exited before it was ready.*cannot bind: Permission denied/, outcome["reason"])
   end
+
+  def test_a_server_that_fails_its_first_start_only_is_reported_as_working_only_sometimes
+    klass = Class.new(Rackbench::Servers.fetch("puma")) do
+      class << self
+        attr_accessor :starts
+      end
+      def self.server_name = "puma"
+
+      def command(**)
+        self.class.starts = self.class.starts.to_i + 1
+        self.class.starts == 1 ? [RbConfig.ruby, "-e", "warn 'first JVM broken'; exit 70"] : super
+      end
+    end
+    outcome = Rackbench::CLI::Servers::Probe.new(cache_path: File.join(tmpdir, "probe.json")).server(klass)
+    assert_equal "works", outcome["status"]
+    assert_match(/2 starts, 1 failed: .*first JVM broken/, outcome["flaky"])
+  end
 end

@@ -70,7 +70,10 @@ module Rackbench
         return "installed; not probed (rackbench servers --probe)" unless outcome
         return "fails here: #{outcome["reason"]}" if outcome["status"] == "fails"
 
-        outcome["probed_at"] ? "works (probed #{outcome["probed_at"][0, 10]})" : "works (#{outcome["note"]})"
+        return "works (#{outcome["note"]})" unless outcome["probed_at"]
+
+        probed = "probed #{outcome["probed_at"][0, 10]}"
+        outcome["flaky"] ? "works only sometimes (#{probed}: #{outcome["flaky"]})" : "works (#{probed})"
       end
 
       # An adapter whose own checks raise is reported, not fatal to the listing.
