@@ -41,6 +41,20 @@ module Rackbench
 
       # QUIT is pitchfork's graceful stop, as in unicorn.
       def stop_signal = "QUIT"
+
+      # Pitchfork's workers and molds each sit in a process group of their own,
+      # out of reach of the group kill; those still alive after it (a worker
+      # stuck in a loop outlives its monitor) are killed by pid.
+      def stop(supervisor, child)
+        tree = Sampler.new(root_pids: [child.pid]).tree_pids - [child.pid]
+        super
+        tree.each do |pid|
+          state = File.read("/proc/#{pid}/stat")[/\) (\S)/, 1]
+          Process.kill("KILL", pid) unless state == "Z"
+        rescue SystemCallError
+          nil
+        end
+      end
     end
 
     register("pitchfork", Pitchfork)
