@@ -18,7 +18,7 @@ module Rackbench
       def cell_started(cell)
         @cell_started = now
         @out.print format("[%d/%d] %-24s %-18s c=%-4d ", cell.index, @plan.size,
-                          Servers.fetch(cell.server_name).new(cell.server_config).label,
+                          Rackbench::Servers.fetch(cell.server_name).new(cell.server_config).label,
                           cell.endpoint["name"], cell.concurrency)
         @out.flush
       end

@@ -43,7 +43,7 @@ module Rackbench
           o.banner = "Usage: rackbench verify [APP|path/to/config.ru ...] [options]\n" \
                      "Bundled apps: #{Apps.names.join(", ")} (default: all)"
           o.on("--postgres", "serve /db from the postgres service instead of SQLite") { @services << "postgres" }
-          o.on("--server NAME", "the server to verify on (default puma; #{Servers.names.join(", ")})") { |n| @server = n }
+          o.on("--server NAME", "the server to verify on (default puma; #{Rackbench::Servers.names.join(", ")})") { |n| @server = n }
           o.on("--threads N", Integer, "puma threads (default #{@threads})") { |n| @threads = n }
           o.on("--keep DIR", "keep logs and databases in DIR") { |d| @keep = d }
         end.parse!(@argv)
