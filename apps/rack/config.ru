@@ -21,7 +21,9 @@ class RackWorkloads
       @items = items
     end
 
-    def self.render(locals) = new(**locals).render_page
+    def self.render(locals)
+      new(**locals).render_page
+    end
   end
 
   PLAIN = { "content-type" => "text/plain" }.freeze
@@ -53,9 +55,17 @@ class RackWorkloads
     end
   end
 
-  def cache?(env) = Rack::Utils.parse_query(env["QUERY_STRING"])["cache"] == "1"
-  def plain(text) = [200, PLAIN.dup, [text]]
-  def html(locals) = [200, HTML.dup, [Page.render(locals)]]
+  def cache?(env)
+    Rack::Utils.parse_query(env["QUERY_STRING"])["cache"] == "1"
+  end
+
+  def plain(text)
+    [200, PLAIN.dup, [text]]
+  end
+
+  def html(locals)
+    [200, HTML.dup, [Page.render(locals)]]
+  end
 
   def sleep_render(duration_ms)
     locals = Workloads.page_locals(slept_ms: duration_ms)

@@ -62,9 +62,13 @@ module Workloads
     page_items(html.scan(%r{<li>([^<]*)</li>}).flatten.first(PAGE_ROWS))
   end
 
-  def price(cents) = format("%<units>d.%<cents>02d", units: cents / 100, cents: cents % 100)
+  def price(cents)
+    format("%<units>d.%<cents>02d", units: cents / 100, cents: cents % 100)
+  end
 
-  def hello = "hello world"
+  def hello
+    "hello world"
+  end
 
   # Sleeps duration_ms and says so: the IO-wait workload (000, 003).
   def pause(duration_ms)
@@ -72,8 +76,13 @@ module Workloads
     "slept #{duration_ms} ms"
   end
 
-  def fibonacci_answer(number) = "fibonacci(#{number}) = #{fibonacci(number)}"
-  def primes_answer(limit, cache) = "sum of primes up to #{limit} = #{prime_sum(limit, cache: cache)}"
+  def fibonacci_answer(number)
+    "fibonacci(#{number}) = #{fibonacci(number)}"
+  end
+
+  def primes_answer(limit, cache)
+    "sum of primes up to #{limit} = #{prime_sum(limit, cache: cache)}"
+  end
 
   # GET the upstream service; answers its size and how long it took.
   def network_io

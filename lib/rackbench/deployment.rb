@@ -34,9 +34,12 @@ module Rackbench
 
     def instances = server.config.fetch("instances", 1)
 
-    # Starts every instance (and the proxy), each answering HTTP before we go on.
+    # Starts every instance at once, waits until each answers HTTP, then starts
+    # the proxy in front of them (4 thin instances took 8.8 s one after another).
     def start
-      @backends = Array.new(instances) { |i| start_instance(i) }
+      started = Array.new(instances) { |i| start_instance(i) }
+      started.each { |child, bind| Readiness.wait(bind.target, child: child, timeout_s: @ready_timeout_s) }
+      @backends = started.map(&:last)
       @bind = proxy ? start_proxy(@backends) : @backends.first
       self
     rescue ServiceError
@@ -67,20 +70,22 @@ module Rackbench
       dir = instances > 1 ? File.join(@dir, "instance-#{index + 1}").tap { |d| FileUtils.mkdir_p(d) } : @dir
       bind = server.bind(dir)
       argv = server.command(app: @app, bind: bind, dir: dir)
-      launch(argv, server.label, File.join(dir, "server.log"), server.env.merge(@env), File.dirname(@app), bind)
+      child = spawn(argv, server.label, File.join(dir, "server.log"), server.env.merge(@env), File.dirname(@app))
+      [child, bind]
     end
 
     def start_proxy(backends)
       bind = proxy.bind(@dir)
       argv = proxy.command(bind: bind, backends: backends, dir: @dir)
-      launch(argv, "proxy #{proxy.label}", File.join(@dir, "proxy.log"), {}, @dir, bind)
-    end
-
-    def launch(argv, name, log_path, env, chdir, bind)
-      child = @supervisor.spawn(argv, name: name, log_path: log_path, env: env, chdir: chdir, cpus: @cpus)
-      @children << child
+      child = spawn(argv, "proxy #{proxy.label}", File.join(@dir, "proxy.log"), {}, @dir)
       Readiness.wait(bind.target, child: child, timeout_s: @ready_timeout_s)
       bind
+    end
+
+    def spawn(argv, name, log_path, env, chdir)
+      child = @supervisor.spawn(argv, name: name, log_path: log_path, env: env, chdir: chdir, cpus: @cpus)
+      @children << child
+      child
     end
   end
 end

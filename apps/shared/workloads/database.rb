@@ -18,7 +18,9 @@ module Workloads
 
     module_function
 
-    def kind = ENV[URL_ENV] ? "postgresql" : "sqlite"
+    def kind
+      ENV[URL_ENV] ? "postgresql" : "sqlite"
+    end
 
     # Adds a hit to one row, then reads the ten rows from it on: one write, one read.
     def visit
@@ -36,7 +38,9 @@ module Workloads
     end
 
     # rows 1..ROWS, created once by whichever connection comes first.
-    def names = (1..ROWS).map { |i| [i, "row #{i}"] }
+    def names
+      (1..ROWS).map { |i| [i, "row #{i}"] }
+    end
 
     # SQLite through the sqlite3 gem, in WAL mode so readers do not wait for the writer.
     class Sqlite
@@ -52,7 +56,9 @@ module Workloads
         end
       end
 
-      def close = @db.close
+      def close
+        @db.close
+      end
 
       def visit(id, count)
         @db.execute("UPDATE counters SET hits = hits + 1 WHERE id = ?", [id])
@@ -76,7 +82,9 @@ module Workloads
         end
       end
 
-      def close = @conn.close
+      def close
+        @conn.close
+      end
 
       def visit(id, count)
         @conn.exec_params("UPDATE counters SET hits = hits + 1 WHERE id = $1", [id])

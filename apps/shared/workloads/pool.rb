@@ -28,7 +28,9 @@ module Workloads
 
     private
 
-    def free_list = @free[Process.pid] ||= []
+    def free_list
+      @free[Process.pid] ||= []
+    end
 
     def checkout
       @lock.synchronize { free_list.pop } || @open.call
