@@ -21,7 +21,7 @@ module Rackbench
         out.puts usage
         return name.nil? ? 1 : 0
       end
-      return (out.puts(VERSION) || 0) if %w[-v --version].include?(name)
+      return out.puts(VERSION) || 0 if %w[-v --version].include?(name)
 
       unless COMMANDS.key?(name) && File.exist?(File.join(__dir__, "cli", "#{name}.rb"))
         err.puts "rackbench: unknown command #{name.inspect}\n\n#{usage}"
@@ -35,9 +35,8 @@ module Rackbench
     end
 
     def self.usage
-      "Usage: rackbench COMMAND [options]\n\nCommands:\n" +
-        COMMANDS.map { |c, d| format("  %-8s %s\n", c, d) }.join +
-        "\nrackbench COMMAND --help shows a command's options."
+      commands = COMMANDS.map { |c, d| format("  %-8s %s\n", c, d) }.join
+      "Usage: rackbench COMMAND [options]\n\nCommands:\n#{commands}\nrackbench COMMAND --help shows a command's options."
     end
   end
 end

@@ -48,7 +48,7 @@ module Rackbench
         break if size.zero? || rest.nil?
 
         out << rest.byteslice(0, size)
-        body = rest.byteslice(size + 2..) || ""
+        body = rest.byteslice((size + 2)..) || ""
       end
       out
     end

@@ -140,11 +140,7 @@ module Rackbench
     end
 
     def validate!
-      @data.each do |key, value|
-        check, = KEYS.fetch(key) { raise error([key], "unknown key; known keys: #{KEYS.keys.join(", ")}") }
-        ok = check.is_a?(Array) ? check.include?(value) : value.is_a?(check)
-        raise error([key], "must be #{check.is_a?(Array) ? check.join(" or ") : check.name.downcase}, got #{value.inspect}") unless ok || value.nil?
-      end
+      @data.each { |key, value| validate_type(key, value) }
       REQUIRED.each { |k| raise error(nil, "missing key #{k.inspect}") unless @data[k] }
       validate_list("concurrency") { |c| c.is_a?(Integer) && c.positive? ? nil : "must be a whole number > 0" }
       validate_list("endpoints") do |e|
@@ -156,6 +152,13 @@ module Rackbench
       validate_services
       validate_engine
       %w[smoke scale].each { |block| validate_overrides(block) }
+    end
+
+    def validate_type(key, value)
+      check, = KEYS.fetch(key) { raise error([key], "unknown key; known keys: #{KEYS.keys.join(", ")}") }
+      return if value.nil? || (check.is_a?(Array) ? check.include?(value) : value.is_a?(check))
+
+      raise error([key], "must be #{check.is_a?(Array) ? check.join(" or ") : check.name.downcase}, got #{value.inspect}")
     end
 
     def validate_endpoint_levels
@@ -266,7 +269,10 @@ module Rackbench
       end
       known = endpoints.flat_map { |e| [e["path"], e["name"]] }
       Array(entry["endpoints"]).each do |e|
-        raise error(["servers", index, "endpoints"], "#{e.inspect} is not one of the suite's endpoints (#{known.uniq.join(", ")})") unless known.include?(e)
+        unless known.include?(e)
+          raise error(["servers", index, "endpoints"],
+                      "#{e.inspect} is not one of the suite's endpoints (#{known.uniq.join(", ")})")
+        end
       end
       return unless entry.key?("concurrency")
       return if entry["concurrency"].is_a?(Array) && entry["concurrency"].all? { |c| c.is_a?(Integer) && c.positive? }

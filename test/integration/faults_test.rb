@@ -40,9 +40,9 @@ module Rackbench
       app = write_app("sleep 60\nrun ->(_) { [200, {}, ['late']] }\n")
       started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       _run, cells = run_suite("app" => app, "ready_timeout_s" => 2, "concurrency" => [1, 2, 4])
-      assert_equal %w[failed failed failed], cells.map { |c| c["status"] }
+      assert_equal(%w[failed failed failed], cells.map { |c| c["status"] })
       assert_match "not ready after 2s", cells[0]["reason"]
-      assert_equal [cells[0]["reason"]] * 3, cells.map { |c| c["reason"] }
+      assert_equal([cells[0]["reason"]] * 3, cells.map { |c| c["reason"] })
       assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :<, 2 * 3,
                       "the group's other cells fail at once instead of waiting for readiness again"
       assert_nothing_left
@@ -92,7 +92,7 @@ module Rackbench
     def test_a_cell_the_engine_cannot_measure_fails_with_the_reason_and_the_suite_goes_on
       _run, cells = run_suite("engine" => "ab", "servers" => [{ "server" => "puma", "threads" => 2, "bind" => "unix" },
                                                               { "server" => "puma", "threads" => 2 }])
-      assert_equal %w[failed ok], cells.map { |c| c["status"] }
+      assert_equal(%w[failed ok], cells.map { |c| c["status"] })
       assert_match "engine ab cannot target a Unix socket", cells[0]["reason"]
     end
 

@@ -14,12 +14,12 @@ module Rackbench
       assert status.success?, "rackbench run failed:\n#{out}\n#{err}"
       hello_table = out[%r{^/hello\n(.*?)\n\n}m, 1]
       labels = ["puma x0:16", "puma x2:8", "unicorn x4", "thin", "webrick"]
-      assert_equal labels, hello_table.lines.drop(2).map { |l| l[/\A\S+(?: x[\d:]+)?/] }
+      assert_equal(labels, hello_table.lines.drop(2).map { |l| l[/\A\S+(?: x[\d:]+)?/] })
       assert_match(/server on CPU \d+, load on CPU \d+/, out)
 
       json, = Open3.capture3(BIN, "report", "--results", tmpdir, "--format", "json")
       hello = JSON.parse(json)["cells"].select { |c| c["path"] == "/hello" }
-      assert_equal labels, hello.map { |c| c["label"] }
+      assert_equal(labels, hello.map { |c| c["label"] })
       hello.each do |cell|
         assert_operator cell["requests_per_s"], :>, 0, cell["label"]
         assert_equal 0, cell["errors"], "no errors on /hello for #{cell["label"]}"

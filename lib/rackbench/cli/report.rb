@@ -22,7 +22,7 @@ module Rackbench
         klass = Reports.fetch(@format)
         text = klass.new(run, store.cells(run["id"])).render
         path = @output || (klass.respond_to?(:file_name) && File.join(run["dir"], klass.file_name))
-        return (@out.puts(text) || 0) unless path
+        return @out.puts(text) || 0 unless path
 
         File.write(path, text)
         @out.puts path

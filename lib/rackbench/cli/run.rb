@@ -64,7 +64,9 @@ module Rackbench
             @overrides["concurrency"] = l.map { |c| Integer(c) }
           end
           o.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
-          o.on("--format FORMAT", "#{Reports.names.join(", ")} (default: table, or article for a seed suite)") { |f| @format = Reports.fetch(f) && f }
+          o.on("--format FORMAT", "#{Reports.names.join(", ")} (default: table, or article for a seed suite)") do |f|
+            @format = Reports.fetch(f) && f
+          end
         end
       end
     end

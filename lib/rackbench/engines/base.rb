@@ -55,7 +55,10 @@ module Rackbench
       def supports_unix? = false
 
       def validate!(load)
-        raise ConfigError, "engine #{name} cannot target a Unix socket; use engine: native" if load.target.unix? && !supports_unix?
+        if load.target.unix? && !supports_unix?
+          raise ConfigError,
+                "engine #{name} cannot target a Unix socket; use engine: native"
+        end
 
         self
       end

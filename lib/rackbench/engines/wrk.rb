@@ -14,7 +14,7 @@ module Rackbench
       EXECUTABLE = "wrk"
       JSON_MARK = "RACKBENCH_JSON "
 
-      SCRIPT = <<~LUA
+      SCRIPT = <<~LUA.freeze
         done = function(summary, latency, requests)
           local e = summary.errors
           local p = {}
@@ -29,7 +29,6 @@ module Rackbench
             latency.mean, latency.stdev, latency.min, latency.max, table.concat(p, ",")))
         end
       LUA
-      SCRIPT.freeze
 
       def version
         out = `#{path} -v 2>&1`

@@ -47,14 +47,17 @@ module Rackbench
       def heading
         m = run["machine"] || {}
         pin = run["pinning"] || {}
-        pinned = pin["server_cpus"] ? "server on CPU #{pin["server_cpus"].join(",")}, load on CPU #{pin["client_cpus"].join(",")}" : "not pinned"
+        pinned = "not pinned"
+        if pin["server_cpus"]
+          pinned = "server on CPU #{pin["server_cpus"].join(",")}, load on CPU #{pin["client_cpus"].join(",")}"
+        end
         ["Run #{run["id"]}: suite #{run["suite"]} (#{run["status"]}, #{run["started_at"]})",
          "Machine: #{m["cpu_model"]}, #{m["cores"]} cores, Linux #{m["kernel"]}, #{m["ruby"]}",
          "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}"]
       end
 
       def failures
-        cells.select { |c| c["status"] != "ok" }.uniq { |c| [c["label"], c["reason"]] }
+        cells.reject { |c| c["status"] == "ok" }.uniq { |c| [c["label"], c["reason"]] }
       end
 
       def warnings

@@ -7,7 +7,7 @@ module Rackbench
     # JSON: the run and every cell as stored, engine results and resources included.
     class Json < Base
       def render
-        JSON.pretty_generate({ "run" => run, "cells" => cells }) + "\n"
+        "#{JSON.pretty_generate({ "run" => run, "cells" => cells })}\n"
       end
     end
 

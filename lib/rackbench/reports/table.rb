@@ -21,9 +21,8 @@ module Rackbench
         body = rows.map { |r| COLUMNS.map { |key, _| fmt(r[key]) } }
         widths = headers.each_index.map { |i| ([headers[i]] + body.map { |b| b[i] }).map(&:length).max }
         line = lambda { |cells|
-          cells.each_with_index.map do |c, i|
-            i.zero? ? c.ljust(widths[i]) : c.rjust(widths[i])
-          end.join("  ") + "\n"
+          padded = cells.each_with_index.map { |c, i| i.zero? ? c.ljust(widths[i]) : c.rjust(widths[i]) }
+          "#{padded.join("  ")}\n"
         }
         line.call(headers) + line.call(widths.map { |w| "-" * w }) + body.map(&line).join
       end

@@ -83,12 +83,14 @@ module Rackbench
         unless instances.is_a?(Integer) && instances.positive?
           raise ConfigError, "server #{name}: \"instances\" must be a whole number > 0, got #{instances.inspect}"
         end
-        raise ConfigError, "server #{name}: \"instances\" > 1 needs a \"proxy\" in front of them" if instances > 1 && !config["proxy"]
+        if instances > 1 && !config["proxy"]
+          raise ConfigError,
+                "server #{name}: \"instances\" > 1 needs a \"proxy\" in front of them"
+        end
 
         validate_proxy
-        if unix? && !self.class.supports_unix?
-          raise ConfigError, "server #{name} cannot listen on a Unix socket (bind: unix)"
-        end
+        raise ConfigError, "server #{name} cannot listen on a Unix socket (bind: unix)" if unix? && !self.class.supports_unix?
+
         self
       end
 
