@@ -54,7 +54,8 @@ module Rackbench
     end
 
     # Runs argv to completion (in its own group, so Ctrl-C reaches it through us).
-    # Returns [stdout_string, Process::Status]. Kills the group if the deadline passes.
+    # Returns [stdout_string, Process::Status, argv as run (taskset included)].
+    # Kills the group if the deadline passes.
     def capture(argv, name:, log_path:, timeout_s:, env: {}, cpus: nil, chdir: Dir.pwd)
       child = spawn(argv, name: name, log_path: log_path, env: env, cpus: cpus, chdir: chdir)
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
@@ -66,7 +67,7 @@ module Rackbench
         sleep 0.02
       end
       forget(child)
-      [File.read(log_path), child.status]
+      [File.read(log_path), child.status, child.argv]
     end
 
     # Stops the child's process group: signal, grace period, then SIGKILL.

@@ -67,11 +67,11 @@ module Rackbench
       def run(load, supervisor:, dir:, cpus: nil, log_name: "#{name}.out")
         validate!(load)
         argv = command(load, dir)
-        output, status = supervisor.capture(argv, name: name, log_path: File.join(dir, log_name),
-                                                  timeout_s: load.deadline_s, cpus: cpus)
+        output, status, argv_run = supervisor.capture(argv, name: name, log_path: File.join(dir, log_name),
+                                                            timeout_s: load.deadline_s, cpus: cpus)
         raise ServiceError.new("#{name} failed (#{status.inspect})", log_tail: output.lines.last(10).join) unless status.success?
 
-        parse(output, load, cpus ? ["taskset", "-c", cpus.join(","), *argv] : argv)
+        parse(output, load, argv_run)
       end
     end
   end

@@ -31,7 +31,7 @@ module Rackbench
       def row(cell)
         res = cell["resources"] || {}
         result = cell["result"] || {}
-        total = result["requests"] && (result["requests"] + result.fetch("errors", {}).except("status", "check").values.sum)
+        total = result["requests"] && Result.from_h(result).total
         {
           "server" => cell["label"], "concurrency" => cell["concurrency"],
           "requests_per_s" => cell["requests_per_s"]&.round(2),
