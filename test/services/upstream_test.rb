@@ -56,34 +56,26 @@ module Rackbench
       assert_includes error.message, "delay_ms"
     end
 
-    # The heaviest demand is the most clients of any built-in suite (smoke
-    # variants included) each waiting on one upstream call of its delay; the
-    # 2016 seed's largest server, puma x8:10, could hold 80 calls in flight.
-    def heaviest_demand_per_s(delay_ms)
-      names = Suite.builtin_names.select { |n| File.read(File.join(Suite::BUILTIN_DIR, "#{n}.yml")).include?("upstream") }
-      suites = names.flat_map { |n| [Suite.load(n), Suite.load(n, overrides: { "smoke" => true })] }
-      from_suites = suites.map { |s| Services::Upstream.demand_per_s(s) }.max
-      [from_suites, 80 * 1000.0 / delay_ms].max
-    end
-
-    def test_it_holds_several_times_the_rate_the_heaviest_suite_asks_of_it
-      delay_ms = 50
+    # Behaviour, not speed: the stub overlaps its delays. 80 clients (the 2016
+    # seed's largest server, puma x8:10, holds 80 calls in flight) each make 3
+    # calls of 200 ms; one call at a time would take 48 s, overlapped ones about
+    # 0.6 s. The bound is an order of magnitude off either, so a busy machine
+    # cannot fail it; how many req/s the stub holds is measured in bench/.
+    def test_it_holds_many_delayed_calls_in_flight_at_once
+      delay_ms = 200
+      in_flight = 80
       service, env = start_service("service" => "upstream", "delay_ms" => delay_ms)
-      demand_per_s = heaviest_demand_per_s(delay_ms)
-      # A new connection per request, as the apps make them; 8x the seed's 80 calls in flight.
-      load = Engines::Load.new(target: Target.parse(env.fetch("RACKBENCH_UPSTREAM_URL")), concurrency: 640,
-                               requests: 16_000, keepalive: false, timeout_s: 5)
-      sampler = Sampler.new(root_pids: [service.children.first.pid])
-      before = sampler.take
+      load = Engines::Load.new(target: Target.parse(env.fetch("RACKBENCH_UPSTREAM_URL")), concurrency: in_flight,
+                               requests: in_flight * 3, keepalive: false, timeout_s: 30)
       result = Engines.fetch("ab").new.run(load, supervisor: supervisor, dir: tmpdir)
-      after = sampler.take
-      cpu_share = (after.cpu_s - before.cpu_s) / (after.t_s - before.t_s)
 
+      assert service.children.first.alive?, "the stub is still serving"
       assert_equal 0, result.error_count, "no failed requests"
-      assert_operator result.requests_per_s, :>=, 3 * demand_per_s,
-                      "#{result.requests_per_s.round} req/s is at least 3x the heaviest demand (#{demand_per_s.round} req/s)"
-      assert_operator result.latency_us["p50"], :<, (delay_ms + 50) * 1000, "answers stay close to the delay under load"
-      assert_operator cpu_share, :<, 0.9, "the stub had CPU to spare (used #{(cpu_share * 100).round} % of a core)"
+      assert_equal in_flight * 3, result.requests
+      one_at_a_time_s = in_flight * 3 * delay_ms / 1000.0
+      assert_operator result.duration_s, :<, one_at_a_time_s / 5,
+                      "#{in_flight} calls overlap: #{result.duration_s.round(2)} s against #{one_at_a_time_s} s one at a time"
+      assert_operator result.latency_us["p50"], :>=, delay_ms * 1000 * 0.9, "each answer waits out its delay"
     end
   end
 end
