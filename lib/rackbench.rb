@@ -48,6 +48,7 @@ module Rackbench
   autoload :Proxies, "rackbench/proxies"
   autoload :Services, "rackbench/services"
   autoload :Deployment, "rackbench/deployment"
+  autoload :AppBundle, "rackbench/app_bundle"
   autoload :Engines, "rackbench/engines"
   autoload :Reports, "rackbench/reports"
   autoload :Apps, "rackbench/apps"
