@@ -78,6 +78,18 @@ module Rackbench
       @precision = precision || DEFAULT_PRECISION
     end
 
+    # A cell row as rackbench 0.1 stored it (one window in "result" and
+    # "resources"): a measurement of one repeat.
+    def self.from_row(row, precision: DEFAULT_PRECISION)
+      repeats = if row["result"] && row["status"] == "ok"
+                  [Repeat.new(index: 1, deployment: 1, round: nil, result: Result.from_h(row["result"]),
+                              resources: row["resources"] || {}, noise: nil)]
+                else
+                  []
+                end
+      new(row, repeats, precision: precision)
+    end
+
     def self.metric(name)
       METRICS.fetch(name) { raise ConfigError, "unknown metric #{name.inspect}; known: #{METRICS.keys.join(", ")}" }
     end

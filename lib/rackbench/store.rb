@@ -179,7 +179,8 @@ module Rackbench
       partial = by_position.keys - done
       rows = cells + partial.map { |position| incomplete_row(run, position, by_position[position]) }
       rows.sort_by { |r| r["position"] }.map do |row|
-        Measurement.new(row, by_position.fetch(row["position"], []) + legacy_repeat(row), precision: precision)
+        stored = by_position[row["position"]]
+        stored ? Measurement.new(row, stored, precision: precision) : Measurement.from_row(row, precision: precision)
       end
     end
 
@@ -227,14 +228,6 @@ module Rackbench
     rescue Error, Psych::Exception
       { "position" => position, "label" => "cell #{position}", "status" => "incomplete",
         "reason" => "the run stopped after #{repeats.size} repeat(s) of this cell" }
-    end
-
-    # A cell stored by rackbench 0.1 (one window, in result_json): one repeat.
-    def legacy_repeat(row)
-      return [] unless row["result"] && row["status"] == "ok"
-
-      [Measurement::Repeat.new(index: 1, deployment: 1, round: nil, result: Result.from_h(row["result"]),
-                               resources: row["resources"] || {}, noise: nil)]
     end
 
     def decode_run(row)

@@ -12,17 +12,17 @@ module Rackbench
       DROPPABLE = %w[cv latency_p50_ms cpu_percent].freeze
 
       def render
-        out = heading.map { |l| "#{l}\n" }.join
+        out = heading.map { |l| "#{wrap(l)}\n" }.join
         sections.each do |endpoint, rows|
           out << "\n#{endpoint}\n" << grid(rows)
         end
         lines = verdicts.map { |v| v["text"] }
         out << "\nVerdicts (ratio of medians, 95 % CI; see README \"How rackbench decides\"):\n" unless lines.empty?
-        lines.each { |l| out << "  #{l}\n" }
-        failure_lines.each { |l| out << "\n#{l}" }
+        lines.each { |l| out << "#{wrap("  #{l}")}\n" }
+        failure_lines.each { |l| out << "\n#{wrap(l)}" }
         out << "\n" unless failures.empty?
         found = warnings
-        out << "\nWarnings:\n" << found.map { |w| "  - #{w}\n" }.join unless found.empty?
+        out << "\nWarnings:\n" << found.map { |w| "#{wrap("  - #{w}")}\n" }.join unless found.empty?
         out
       end
 
