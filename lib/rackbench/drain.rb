@@ -49,7 +49,7 @@ module Rackbench
                              log_tail: @deployment.children.first&.log_tail)
     end
 
-    def prompt_s = (baseline_s || 0) * PROMPT_FACTOR + PROMPT_SLACK_S
+    def prompt_s = ((baseline_s || 0) * PROMPT_FACTOR) + PROMPT_SLACK_S
 
     private
 

@@ -64,7 +64,7 @@ module Rackbench
       "server_load" => [->(r) { r.cpu_percent&./(100.0) }, :lower, "server cores busy"],
       "memory_mb" => [->(r) { r.memory_bytes&./(1_048_576.0) }, :lower, "MB"],
       "total_time_s" => [->(r) { r.result.duration_s }, :lower, "s total"],
-      "transfer_kb_per_s" => [->(r) { r.result.bytes && r.result.bytes / 1024.0 / r.result.duration_s }, :higher, "KB/s"]
+      "transfer_kb_per_s" => [->(r) { r.result.bytes && (r.result.bytes / 1024.0 / r.result.duration_s) }, :higher, "KB/s"]
     }.freeze
 
     DEFAULT_PRECISION = 0.03
@@ -121,15 +121,21 @@ module Rackbench
     def latency_ms(percentile)
       return nil unless ok?
 
-      us = histogram ? Stats.histogram_percentile(histogram, percentile) : median_or_nil(repeats.map { |r| r.latency_us(percentile) })
-      us && us / 1000.0
+      us = if histogram
+             Stats.histogram_percentile(histogram, percentile)
+           else
+             median_or_nil(repeats.map do |r|
+               r.latency_us(percentile)
+             end)
+           end
+      us && (us / 1000.0)
     end
 
     def latency_mean_ms
       return nil unless ok?
 
       us = histogram ? Stats.histogram_mean(histogram) : median_or_nil(repeats.map(&:latency_mean_us))
-      us && us / 1000.0
+      us && (us / 1000.0)
     end
 
     def latency_ci_ms(percentile)
@@ -146,7 +152,7 @@ module Rackbench
           interval_s = i.zero? ? point["t_s"] : point["t_s"] - points[i - 1]["t_s"]
           { "repeat" => r.index, "deployment" => r.deployment, "t_s" => point["t_s"],
             "requests_per_s" => interval_s.to_f.positive? ? point["requests"] / interval_s : nil,
-            "p99_ms" => point["p99_us"] && point["p99_us"] / 1000.0 }
+            "p99_ms" => point["p99_us"] && (point["p99_us"] / 1000.0) }
         end
       end
     end
@@ -216,7 +222,8 @@ module Rackbench
         "latency_mean_ms" => latency_mean_ms, "latency_p50_ms" => latency_ms(50), "latency_p99_ms" => latency_ms(99),
         "latency_p99_ci_ms" => latency_ci_ms(99)&.to_a, "errors" => errors, "attempted" => attempted,
         "errors_by_kind" => errors_by_kind, "memory_bytes" => memory_bytes, "memory_kind" => memory_kind,
-        "cpu_percent" => cpu_percent, "warnings" => warnings.map(&:to_s)
+        "cpu_percent" => cpu_percent, "warnings" => warnings.map(&:to_s), "log_tail" => log_tail,
+        "server_version" => server_version, "server_command" => server_command, "engine_command" => cell["engine_command"]
       }
     end
 

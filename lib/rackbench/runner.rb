@@ -128,9 +128,7 @@ module Rackbench
       Schedule.rounds_in_epoch(policy.minimum, policy.deployments, epoch).times { run_round(block, active(block), epoch) }
       return unless epoch == policy.deployments
 
-      while active(block).any? { |c| wants_more?(c) }
-        run_round(block, active(block).reject { |c| capped?(c) }, epoch)
-      end
+      run_round(block, active(block).reject { |c| capped?(c) }, epoch) while active(block).any? { |c| wants_more?(c) }
       active(block).each { |c| finish_cell(c) }
     end
 

@@ -61,14 +61,14 @@ module Rackbench
 
     # How many of `minimum` repeats epoch e (1-based) of `epochs` takes.
     def self.rounds_in_epoch(minimum, epochs, epoch)
-      minimum / epochs + (epoch <= minimum % epochs ? 1 : 0)
+      (minimum / epochs) + (epoch <= minimum % epochs ? 1 : 0)
     end
 
     private
 
     def seed_for(cells, round)
       key = cells.map(&:index).join(",")
-      (seed * 1_000_003 + round * 7919 + key.sum) % (2**31)
+      ((seed * 1_000_003) + (round * 7919) + key.sum) % (2**31)
     end
   end
 end

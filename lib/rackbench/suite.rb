@@ -176,6 +176,7 @@ module Rackbench
       unless repeats.nil? || repeats == "auto" || (repeats.is_a?(Integer) && repeats.positive?)
         raise error(where + ["repeats"], "must be auto or a whole number >= 1, got #{repeats.inspect}")
       end
+
       %w[min_repeats max_repeats deployments].each do |key|
         value = data[key]
         next if value.nil? || (value.is_a?(Integer) && value.positive?)
@@ -186,6 +187,7 @@ module Rackbench
       if precision && !(precision.is_a?(Numeric) && precision.positive? && precision < 1)
         raise error(where + ["precision"], "must be a share between 0 and 1 (0.03 for ±3 %), got #{precision.inspect}")
       end
+
       max_cell_s = data["max_cell_s"]
       raise error(where + ["max_cell_s"], "must be > 0, got #{max_cell_s.inspect}") if max_cell_s && !max_cell_s.positive?
     end

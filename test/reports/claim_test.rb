@@ -30,7 +30,8 @@ module Rackbench
     def test_beats_is_not_shown_when_the_ci_of_the_ratio_contains_one
       noisy = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: [0.8, 1.0, 1.25, 0.9]),
                cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: [1.1, 0.95, 0.85, 1.2])]
-      v = Article::Claim.new({ "says" => "Puma beats Unicorn", "a" => PUMA, "b" => UNICORN, "endpoint" => "sleep" }, noisy).verdict
+      v = Article::Claim.new({ "says" => "Puma beats Unicorn", "a" => PUMA, "b" => UNICORN, "endpoint" => "sleep" },
+                             noisy).verdict
       assert_equal "not shown", v["answer"]
       low, high = v["detail"][/\[([\d.]+, [\d.]+)\]/, 1].split(", ").map(&:to_f)
       assert_operator low, :<, 1
@@ -69,7 +70,7 @@ module Rackbench
 
     def test_good_requests_per_s_leaves_rejected_requests_out_of_the_rate
       rejecting = cell("passenger", { "server" => "passenger" }, endpoint: "sleep", concurrency: 50, rps: 1000.0, requests: 1000,
-                                                                   rejected: 900)
+                                                                 rejected: 900)
       spec = { "says" => "Puma beats Passenger", "metric" => "good_requests_per_s", "a" => PUMA,
                "b" => { "server" => "passenger" }, "endpoint" => "sleep" }
       v = Article::Claim.new(spec, cells.first(2) + [rejecting]).verdict

@@ -15,7 +15,14 @@ module Rackbench
         "concurrency" => concurrency, "engine" => "native", "status" => status, "reason" => reason,
         "engine_command" => ["rackbench-load", "-c", concurrency.to_s]
       }
-      repeats = status == "ok" ? spread.each_with_index.map { |f, i| repeat(i + 1, rps * f, requests, errors, mean_ms, max_ms, series, histogram, cpu_percent, pss_mb, rejected) } : []
+      repeats = if status == "ok"
+                  spread.each_with_index.map do |f, i|
+                    repeat(i + 1, rps * f, requests, errors, mean_ms, max_ms, series, histogram, cpu_percent, pss_mb,
+                           rejected)
+                  end
+                else
+                  []
+                end
       Measurement.new(row, repeats)
     end
 

@@ -19,7 +19,9 @@ module Rackbench
     def test_the_same_seed_gives_the_same_order
       a = Schedule.new(order: "random", seed: 11)
       b = Schedule.new(order: "random", seed: 11)
-      assert_equal (1..6).map { |r| a.round_order(cells, r).map(&:index) }, (1..6).map { |r| b.round_order(cells, r).map(&:index) }
+      assert_equal((1..6).map { |r| a.round_order(cells, r).map(&:index) }, (1..6).map do |r|
+        b.round_order(cells, r).map(&:index)
+      end)
     end
 
     def test_sequential_keeps_the_plan_order
@@ -31,13 +33,13 @@ module Rackbench
                       Cell.new(index: 5, concurrency: 8, endpoint: { "name" => "/sleep" })]
       levels = Schedule.new(order: "interleaved", seed: 1).levels(list)
       assert_equal [8, 32], levels.map(&:first)
-      assert_equal [[1, 2, 3], [5]], levels[0][1].map { |b| b.cells.map(&:index) }
+      assert_equal([[1, 2, 3], [5]], levels[0][1].map { |b| b.cells.map(&:index) })
     end
 
     def test_the_minimum_repeats_are_spread_over_the_deployments
-      assert_equal [2, 1], [1, 2].map { |e| Schedule.rounds_in_epoch(3, 2, e) }
-      assert_equal [2, 2], [1, 2].map { |e| Schedule.rounds_in_epoch(4, 2, e) }
-      assert_equal [1], [1].map { |e| Schedule.rounds_in_epoch(1, 1, e) }
+      assert_equal([2, 1], [1, 2].map { |e| Schedule.rounds_in_epoch(3, 2, e) })
+      assert_equal([2, 2], [1, 2].map { |e| Schedule.rounds_in_epoch(4, 2, e) })
+      assert_equal([1], [1].map { |e| Schedule.rounds_in_epoch(1, 1, e) })
     end
 
     def test_an_unknown_order_is_a_config_error

@@ -103,7 +103,8 @@ module Rackbench
                  elsif verdicts.include?(:b_better) then "no"
                  else "not shown"
                  end
-        [answer, "against the closest, #{closest.b.label}: #{ratio_text(closest)} (#{show(a)} vs #{show(Figures.new(closest.b))})#{note}"]
+        [answer,
+         "against the closest, #{closest.b.label}: #{ratio_text(closest)} (#{show(a)} vs #{show(Figures.new(closest.b))})#{note}"]
       end
 
       def check_no_errors
@@ -196,6 +197,7 @@ module Rackbench
       end
 
       def value(figure) = figure.metric(@metric).to_f
+
       def format_ratio(ratio)
         if ratio.infinite?
           "infinitely"

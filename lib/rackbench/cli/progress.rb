@@ -35,8 +35,8 @@ module Rackbench
                   else
                     "FAILED: #{measurement.reason.to_s.lines.first&.strip}"
                   end
-        @out.puts "[#{@done}/#{@plan.size}] #{label(cell)} #{cell.endpoint["name"]} c=#{cell.concurrency}: #{figures}" \
-                  "  (#{elapsed})"
+        @out.puts "[#{@done}/#{@plan.size}] #{label(cell)} #{cell.endpoint["name"]} c=#{cell.concurrency}: #{figures}  " \
+                  "(#{elapsed})"
       end
 
       def run_finished(run)

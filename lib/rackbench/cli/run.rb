@@ -64,7 +64,7 @@ module Rackbench
             @overrides["concurrency"] = l.map { |c| Integer(c) }
           end
           o.on("--repeats N", "repeats per cell: a number, or auto (default: from 3 until the CI is within " \
-                                "--precision)") { |n| @overrides["repeats"] = n == "auto" ? n : Integer(n) }
+                              "--precision)") { |n| @overrides["repeats"] = n == "auto" ? n : Integer(n) }
           o.on("--max-repeats N", Integer, "cap of auto repeats per cell (default 15)") { |n| @overrides["max_repeats"] = n }
           o.on("--precision SHARE", Float, "auto repeats' target: CI half-width as a share (default 0.03)") do |p|
             @overrides["precision"] = p

@@ -44,7 +44,7 @@ module Rackbench
           "latency_mean_ms" => m.latency_mean_ms&.round(2),
           "latency_p50_ms" => m.latency_ms(50)&.round(2),
           "latency_p99_ms" => [m.latency_ms(99)&.round(2), p99_ci && format("[%.2f, %.2f]", p99_ci.low, p99_ci.high)]
-            .compact.join(" "),
+                              .compact.join(" "),
           "errors" => m.errors_n_tot,
           "memory" => m.memory_mb && "#{m.memory_kind} #{m.memory_mb.round(1)}",
           "memory_mb" => m.memory_mb&.round(1), "memory_kind" => m.memory_kind,
@@ -145,7 +145,7 @@ module Rackbench
           where = "#{m.label} #{m.endpoint} c=#{m.concurrency}"
           count = list.map(&:first).uniq.size
           scope = count > 1 ? "#{count} cells, e.g. #{where}" : where
-          "#{w.message} (#{scope})#{w.advice ? ": #{w.advice}" : ""}"
+          "#{w.message} (#{scope})#{": #{w.advice}" if w.advice}"
         end
       end
 

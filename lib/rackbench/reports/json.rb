@@ -12,7 +12,9 @@ module Rackbench
         data = {
           "run" => run,
           "cells" => cells.map { |m| m.to_h.merge("repeats" => m.repeats.map { |r| repeat_h(r) }) },
-          "verdicts" => verdicts.map { |v| v["comparison"].to_h.merge("endpoint" => v["endpoint"], "concurrency" => v["concurrency"]) }
+          "verdicts" => verdicts.map do |v|
+            v["comparison"].to_h.merge("endpoint" => v["endpoint"], "concurrency" => v["concurrency"])
+          end
         }
         "#{JSON.pretty_generate(data)}\n"
       end
