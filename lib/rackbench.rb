@@ -5,8 +5,9 @@ require_relative "rackbench/version"
 # rackbench: reproducible benchmarks of Ruby web application servers.
 #
 # The pipeline is measure -> store -> render, each in its own files:
-#   Suite (YAML) -> Plan (cells) -> Runner (Supervisor, Servers, Engines, Sampler)
-#   -> Store (SQLite) -> Reports (table, markdown, csv, json).
+#   Suite (YAML) -> Plan (cells) -> Schedule (order of repeats) -> Runner
+#   (Supervisor, Deployment, Window: Drain, Engines, Sampler, Noise) -> Store
+#   -> Measurement (+ Stats, Comparison) -> Reports (table, markdown, csv, json, html).
 module Rackbench
   # Base class of every error rackbench reports to the user as one clear line.
   class Error < StandardError; end
@@ -44,6 +45,14 @@ module Rackbench
   autoload :Environment, "rackbench/environment"
   autoload :Pinning, "rackbench/pinning"
   autoload :Stats, "rackbench/stats"
+  autoload :Measurement, "rackbench/measurement"
+  autoload :Comparison, "rackbench/comparison"
+  autoload :Schedule, "rackbench/schedule"
+  autoload :RepeatPolicy, "rackbench/repeat_policy"
+  autoload :Window, "rackbench/window"
+  autoload :Drain, "rackbench/drain"
+  autoload :Noise, "rackbench/noise"
+  autoload :Procfs, "rackbench/procfs"
   autoload :Servers, "rackbench/servers"
   autoload :Proxies, "rackbench/proxies"
   autoload :Services, "rackbench/services"

@@ -28,9 +28,9 @@ module Rackbench
         store = Store.new(@results)
         run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out)).run
         format = @format || (suite["article"].empty? ? "table" : "article")
-        @out.puts Reports.fetch(format).new(store.run(run_id), store.cells(run_id)).render
+        @out.puts Reports.fetch(format).new(store.run(run_id), store.measurements(run_id)).render
         write_charts(store, run_id) unless suite["article"].empty?
-        store.cells(run_id).all? { |c| c["status"] == "ok" } ? 0 : 3
+        store.measurements(run_id).all?(&:ok?) ? 0 : 3
       rescue SignalException => e
         supervisor&.stop_all
         @err.puts "rackbench: interrupted by SIG#{Signal.signame(e.signo)}; finished cells are kept in #{store&.path}"
@@ -42,7 +42,7 @@ module Rackbench
       private
 
       def write_charts(store, run_id)
-        paths = Reports.fetch("svg").new(store.run(run_id), store.cells(run_id)).render
+        paths = Reports.fetch("svg").new(store.run(run_id), store.measurements(run_id)).render
         @out.puts "rackbench: charts in #{File.dirname(paths.lines.first)}/ (#{paths.lines.size} SVG files)" unless paths.empty?
       rescue ServiceError => e
         @err.puts "rackbench: no charts: #{e.message}\n#{e.log_tail}"
@@ -63,6 +63,17 @@ module Rackbench
           o.on("--concurrency LIST", Array, "concurrency levels, e.g. 1,10,100") do |l|
             @overrides["concurrency"] = l.map { |c| Integer(c) }
           end
+          o.on("--repeats N", "repeats per cell: a number, or auto (default: from 3 until the CI is within " \
+                              "--precision)") { |n| @overrides["repeats"] = n == "auto" ? n : Integer(n) }
+          o.on("--max-repeats N", Integer, "cap of auto repeats per cell (default 15)") { |n| @overrides["max_repeats"] = n }
+          o.on("--precision SHARE", Float, "auto repeats' target: CI half-width as a share (default 0.03)") do |p|
+            @overrides["precision"] = p
+          end
+          o.on("--deployments N", Integer, "fresh server starts each cell's repeats spread over (default 2)") do |n|
+            @overrides["deployments"] = n
+          end
+          o.on("--order ORDER", Schedule::ORDERS, "interleaved (default), random or sequential") { |v| @overrides["order"] = v }
+          o.on("--seed N", Integer, "the order's random seed (default: drawn, and recorded)") { |n| @overrides["seed"] = n }
           o.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
           o.on("--format FORMAT", "#{Reports.names.join(", ")} (default: table, or article for a seed suite)") do |f|
             @format = Reports.fetch(f) && f
