@@ -7,6 +7,8 @@ module Rackbench
   # stderr captured to a log file. #stop sends the child's whole group a signal,
   # waits up to grace_s, then SIGKILLs the group. #stop_all runs on every exit
   # path: normal return, exceptions, and SIGINT/SIGTERM of rackbench (#trap_signals).
+  # Paths where no Ruby code runs (SIGKILL, the OOM killer) are the Watchdog's:
+  # every group spawned here is recorded with it until #stop has ended it.
   class Supervisor
     # A started process: its pid (= its process group id), argv and log file.
     Child = Struct.new(:pid, :argv, :log_path, :name, :status, keyword_init: true) do
@@ -30,8 +32,9 @@ module Rackbench
 
     DEFAULT_GRACE_S = 5
     # Every child's environment carries the supervising rackbench's pid, so a
-    # process rackbench started can always be traced back to it (tests do).
-    OWNER_ENV = "RACKBENCH_SUPERVISOR_PID"
+    # process rackbench started can always be traced back to it (tests, the
+    # watchdog and Orphans do).
+    OWNER_ENV = ProcessTable::OWNER_ENV
 
     def initialize
       @children = []
@@ -48,6 +51,7 @@ module Rackbench
       out = log_path ? [log_path, "a"] : File::NULL
       pid = Process.spawn(env.merge(OWNER_ENV => Process.pid.to_s), *full, chdir: chdir, pgroup: true, in: File::NULL,
                                                                            out: out, err: %i[child out], close_others: true)
+      Watchdog.current.watch(pid)
       child = Child.new(pid: pid, argv: full, log_path: log_path, name: name)
       @mutex.synchronize { @children << child }
       child
@@ -99,36 +103,12 @@ module Rackbench
     # Pids of live processes that a supervisor in process owner_pid started,
     # found through their environment (what tests use to prove nothing is left).
     def self.processes_of(owner_pid, proc_dir: "/proc")
-      marker = "#{OWNER_ENV}=#{owner_pid}\0"
-      Dir.each_child(proc_dir).filter_map do |entry|
-        next unless entry.match?(/\A\d+\z/)
-
-        fields = stat_fields("#{proc_dir}/#{entry}")
-        next if fields.nil? || fields[0] == "Z"
-
-        environ = File.binread("#{proc_dir}/#{entry}/environ")
-        entry.to_i if environ.include?(marker)
-      rescue SystemCallError
-        nil
-      end
-    end
-
-    # /proc/PID/stat after "pid (comm) ": [state, ppid, pgrp, ...], or nil if gone.
-    def self.stat_fields(proc_pid_dir)
-      stat = File.read("#{proc_pid_dir}/stat")
-      stat[(stat.rindex(")") + 2)..].split
-    rescue SystemCallError
-      nil
+      ProcessTable.marked(owner_pid, proc_dir)
     end
 
     # True while any live (non-zombie) process of the child's group exists.
     def group_alive?(child, proc_dir: "/proc")
-      Dir.each_child(proc_dir).any? do |entry|
-        next false unless entry.match?(/\A\d+\z/)
-
-        fields = Supervisor.stat_fields("#{proc_dir}/#{entry}")
-        fields && fields[2].to_i == child.pid && fields[0] != "Z"
-      end
+      ProcessTable.group_members([child.pid], proc_dir).any?
     end
 
     private
@@ -147,6 +127,7 @@ module Rackbench
 
     def forget(child)
       @mutex.synchronize { @children.delete(child) }
+      Watchdog.current.release(child.pid)
     end
   end
 end

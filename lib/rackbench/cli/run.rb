@@ -23,6 +23,7 @@ module Rackbench
         suite = Suite.load(@argv.first || "quick", overrides: @overrides)
         scaled = Article::Summary.new({ "settings" => suite.data }, []).scaled_text
         @out.puts "rackbench: #{scaled}" if scaled
+        report_orphans
         supervisor = Supervisor.new
         supervisor.trap_signals
         store = Store.new(@results)
@@ -41,6 +42,21 @@ module Rackbench
 
       private
 
+      # Processes an earlier rackbench left running take CPU from this run:
+      # said before it starts, and ended with --clean.
+      def report_orphans
+        orphans = Orphans.new.find
+        return if orphans.empty?
+
+        if @clean
+          Orphans.new.end_all(orphans)
+          @err.puts "rackbench: ended #{Orphans.describe(orphans).sub(" still running:", ":")}"
+        else
+          @err.puts "rackbench: #{Orphans.describe(orphans)}; they take CPU from this run " \
+                    "(rackbench run --clean ends them)"
+        end
+      end
+
       def write_charts(store, run_id)
         paths = Reports.fetch("svg").new(store.run(run_id), store.measurements(run_id)).render
         @out.puts "rackbench: charts in #{File.dirname(paths.lines.first)}/ (#{paths.lines.size} SVG files)" unless paths.empty?
@@ -48,11 +64,20 @@ module Rackbench
         @err.puts "rackbench: no charts: #{e.message}\n#{e.log_tail}"
       end
 
+      # Options about the run itself rather than the suite's settings.
+      def run_options(opts)
+        opts.on("--results DIR", "results folder (default: #{Store::DEFAULT_DIR})") { |d| @results = d }
+        opts.on("--clean", "first end processes left running by a rackbench that is gone") { @clean = true }
+        opts.on("--format FORMAT", "#{Reports.names.join(", ")} (default: table, or article for a seed suite)") do |f|
+          @format = Reports.fetch(f) && f
+        end
+      end
+
       def parser
         OptionParser.new do |o|
           o.banner = "Usage: rackbench run [SUITE|FILE.yml] [options]\n" \
                      "Runs a suite (default: quick), stores it, prints its table. Exit 3 if any cell failed."
-          o.on("--results DIR", "results folder (default: #{Store::DEFAULT_DIR})") { |d| @results = d }
+          run_options(o)
           o.on("--engine NAME", "load engine (#{Engines.names.join(", ")})") { |e| @overrides["engine"] = e }
           o.on("--smoke", "the suite's smoke settings: very short durations, for tests and CI") { @overrides["smoke"] = true }
           o.on("--scale", "the suite's scale settings: durations and concurrencies shrunk for a small machine") do
@@ -75,9 +100,6 @@ module Rackbench
           o.on("--order ORDER", Schedule::ORDERS, "interleaved (default), random or sequential") { |v| @overrides["order"] = v }
           o.on("--seed N", Integer, "the order's random seed (default: drawn, and recorded)") { |n| @overrides["seed"] = n }
           o.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
-          o.on("--format FORMAT", "#{Reports.names.join(", ")} (default: table, or article for a seed suite)") do |f|
-            @format = Reports.fetch(f) && f
-          end
         end
       end
     end
