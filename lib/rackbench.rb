@@ -47,6 +47,7 @@ module Rackbench
   autoload :Stats, "rackbench/stats"
   autoload :Measurement, "rackbench/measurement"
   autoload :Comparison, "rackbench/comparison"
+  autoload :Regression, "rackbench/regression"
   autoload :Schedule, "rackbench/schedule"
   autoload :RepeatPolicy, "rackbench/repeat_policy"
   autoload :Window, "rackbench/window"

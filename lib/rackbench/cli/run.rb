@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "progress"
+require_relative "compare"
 require_relative "../article/summary"
 
 module Rackbench
@@ -16,6 +17,7 @@ module Rackbench
         @overrides = {}
         @results = Store::DEFAULT_DIR
         @format = nil
+        @threshold = 0.05
       end
 
       def call
@@ -26,11 +28,15 @@ module Rackbench
         supervisor = Supervisor.new
         supervisor.trap_signals
         store = Store.new(@results)
+        store.run(@baseline) if @baseline # a bad baseline is bad input: say so before anything starts
         run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out)).run
         format = @format || (suite["article"].empty? ? "table" : "article")
         @out.puts Reports.fetch(format).new(store.run(run_id), store.measurements(run_id)).render
         write_charts(store, run_id) unless suite["article"].empty?
-        store.measurements(run_id).all?(&:ok?) ? 0 : 3
+        regressed = @baseline && against_baseline(store, run_id)
+        return 3 unless store.measurements(run_id).all?(&:ok?)
+
+        regressed ? 1 : 0
       rescue SignalException => e
         supervisor&.stop_all
         @err.puts "rackbench: interrupted by SIG#{Signal.signame(e.signo)}; finished cells are kept in #{store&.path}"
@@ -40,6 +46,14 @@ module Rackbench
       end
 
       private
+
+      # Prints the comparison with the baseline run; true when a cell regressed.
+      def against_baseline(store, run_id)
+        regression = Regression.new(store.measurements(store.run(@baseline)["id"]), store.measurements(run_id),
+                                    threshold: @threshold)
+        @out.puts Compare::Render.new(regression, store.run(@baseline), store.run(run_id)).table
+        regression.regressed?
+      end
 
       def write_charts(store, run_id)
         paths = Reports.fetch("svg").new(store.run(run_id), store.measurements(run_id)).render
@@ -74,6 +88,12 @@ module Rackbench
           end
           o.on("--order ORDER", Schedule::ORDERS, "interleaved (default), random or sequential") { |v| @overrides["order"] = v }
           o.on("--seed N", Integer, "the order's random seed (default: drawn, and recorded)") { |n| @overrides["seed"] = n }
+          o.on("--baseline RUN", "compare with a stored run afterwards; exit 1 on a significant regression") do |r|
+            @baseline = r
+          end
+          o.on("--threshold SHARE", Float, "with --baseline: smallest regression that fails (default 0.05)") do |t|
+            @threshold = t
+          end
           o.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
           o.on("--format FORMAT", "#{Reports.names.join(", ")} (default: table, or article for a seed suite)") do |f|
             @format = Reports.fetch(f) && f
