@@ -72,12 +72,16 @@ module Rackbench
         def table
           body = rows.map { |r| r.map(&:to_s) }
           widths = HEADERS.each_index.map { |i| ([HEADERS[i]] + body.map { |b| b[i] }).map(&:length).max }
-          line = ->(cells) { "#{cells.each_with_index.map { |c, i| i < 3 ? c.ljust(widths[i]) : c.rjust(widths[i]) }.join("  ")}\n" }
+          line = lambda { |cells|
+            "#{cells.each_with_index.map do |c, i|
+              i < 3 ? c.ljust(widths[i]) : c.rjust(widths[i])
+            end.join("  ")}\n"
+          }
           "#{title}\n\n#{line.call(HEADERS)}#{line.call(widths.map { |w| "-" * w })}#{body.map(&line).join}#{footer}"
         end
 
         def markdown
-          out = +"#{title}\n\n| #{HEADERS.join(" | ")} |\n| :--- | :--- |#{" ---: |" * (HEADERS.size - 2)}\n"
+          out = "#{title}\n\n| #{HEADERS.join(" | ")} |\n| :--- | :--- |#{" ---: |" * (HEADERS.size - 2)}\n"
           rows.each { |r| out << "| #{r.join(" | ")} |\n" }
           out << footer
         end
