@@ -16,10 +16,13 @@ module Rackbench
   class Comparison
     attr_reader :a, :b, :metric
 
-    def initialize(a, b, metric: "requests_per_s")
+    # paired: nil decides from the repeats' rounds; false for measurements of
+    # different runs, whose round numbers mean nothing to each other.
+    def initialize(a, b, metric: "requests_per_s", paired: nil)
       @a = a
       @b = b
       @metric = metric
+      @paired = paired
       _, @better, @unit = Measurement.metric(metric)
     end
 
@@ -27,6 +30,8 @@ module Rackbench
 
     # Paired when both were measured in the same rounds (interleaved order).
     def paired?
+      return @paired unless @paired.nil?
+
       rounds = common_rounds
       rounds.size >= 2 && rounds.size == a.repeats.size && rounds.size == b.repeats.size
     end

@@ -6,7 +6,7 @@ module Rackbench
   # Every child starts in its own process group (pgroup: true) with stdout and
   # stderr captured to a log file. #stop sends the child's whole group a signal,
   # waits up to grace_s, then SIGKILLs the group. #stop_all runs on every exit
-  # path: normal return, exceptions, and SIGINT/SIGTERM of rackbench (#trap_signals).
+  # path: normal return, exceptions, and SIGINT/SIGTERM/SIGHUP of rackbench (#trap_signals).
   # Paths where no Ruby code runs (SIGKILL, the OOM killer) are the Watchdog's:
   # every group spawned here is recorded with it until #stop has ended it.
   class Supervisor
@@ -91,13 +91,34 @@ module Rackbench
       @children.dup.reverse_each { |c| stop(c, grace_s: 2) }
     end
 
-    # Turns SIGINT/SIGTERM into a SignalException in the main thread, so every
-    # ensure block runs (children stopped, the run marked interrupted); the CLI
-    # then exits with 128 + the signal number, as a shell would.
+    SIGNALS = %w[INT TERM HUP].freeze
+
+    # Turns SIGINT/SIGTERM/SIGHUP into a SignalException in the main thread,
+    # so every ensure block runs (children stopped, the run marked
+    # interrupted); the CLI then exits with 128 + the signal number, as a
+    # shell would. Only the first signal raises: a second one (an impatient
+    # Ctrl-C) during that cleanup is noted and ignored, so the cleanup
+    # finishes and the run is still marked interrupted. What no handler can
+    # catch (SIGKILL) is the Watchdog's.
     def trap_signals
-      %w[INT TERM].each do |sig|
-        Signal.trap(sig) { raise SignalException, sig }
+      @signalled = nil
+      SIGNALS.each do |sig|
+        Signal.trap(sig) do
+          next if @signalled
+
+          @signalled = sig
+          raise SignalException, sig
+        end
       end
+    end
+
+    # The first signal trapped by #trap_signals, or nil.
+    attr_reader :signalled
+
+    # Once the cleanup is done, the exit status is decided: further signals
+    # are ignored so that they cannot change it on the way out.
+    def ignore_signals
+      SIGNALS.each { |sig| Signal.trap(sig, "IGNORE") }
     end
 
     # Pids of live processes that a supervisor in process owner_pid started,
