@@ -182,9 +182,11 @@ module Rackbench
       retire([live.key]) if live && !live.deployment.alive?
     end
 
-    # The probe path of the drain: the bundled apps' cheapest endpoint, else
-    # the cell's own.
+    # The probe path of the drain: the suite's drain_path, else the bundled
+    # apps' cheapest endpoint, else the cell's own.
     def drain_path(cell)
+      return suite["drain_path"] if suite["drain_path"]
+
       app = cell.server_config["app"] || suite["app"]
       Apps.bundled?(app) ? "/hello" : cell.endpoint["path"]
     end

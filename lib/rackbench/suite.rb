@@ -55,6 +55,7 @@ module Rackbench
       "order" => [Schedule::ORDERS, "interleaved"],
       "seed" => [Integer, nil],
       "drain_timeout_s" => [Numeric, 30],
+      "drain_path" => [String, nil],
       "smoke" => [Hash, {}],
       "scale" => [Hash, {}],
       "article" => [Hash, {}]
@@ -188,6 +189,10 @@ module Rackbench
         raise error(where + ["precision"], "must be a share between 0 and 1 (0.03 for ±3 %), got #{precision.inspect}")
       end
 
+      drain_path = data["drain_path"]
+      if drain_path && !drain_path.start_with?("/")
+        raise error(where + ["drain_path"], "must be a path starting with /, got #{drain_path.inspect}")
+      end
       max_cell_s = data["max_cell_s"]
       raise error(where + ["max_cell_s"], "must be > 0, got #{max_cell_s.inspect}") if max_cell_s && !max_cell_s.positive?
     end
