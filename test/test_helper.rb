@@ -48,7 +48,7 @@ module Rackbench
     def suite_yaml(extra = {})
       {
         "name" => "test", "app" => "rack", "endpoints" => ["/hello"], "concurrency" => [2],
-        "duration_s" => 1, "warmup_s" => 0, "engine" => "wrk",
+        "duration_s" => 1, "warmup_s" => 0, "engine" => "wrk", "repeats" => 1, "deployments" => 1,
         "servers" => [{ "server" => "puma", "threads" => 2 }]
       }.merge(extra).to_yaml
     end

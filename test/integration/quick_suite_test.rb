@@ -23,7 +23,8 @@ module Rackbench
       hello.each do |cell|
         assert_operator cell["requests_per_s"], :>, 0, cell["label"]
         assert_equal 0, cell["errors"], "no errors on /hello for #{cell["label"]}"
-        assert_operator cell["resources"]["pss_max_bytes"], :>, 1_000_000, "memory of #{cell["label"]} was sampled"
+        assert_equal "PSS", cell["memory_kind"], cell["label"]
+        assert_operator cell["memory_bytes"], :>, 1_000_000, "memory of #{cell["label"]} was sampled"
       end
       assert_nothing_left(status.pid)
     end
@@ -35,7 +36,7 @@ module Rackbench
       json, = Open3.capture3(BIN, "report", "--results", tmpdir, "--format", "json")
       cell = JSON.parse(json)["cells"].first
       assert_includes cell["server_command"].flatten.join(" "), "--threads 2:2"
-      assert_operator cell["result"]["requests"], :>, 0
+      assert_operator cell["repeats"].first["result"]["requests"], :>, 0
       assert_equal "finished", JSON.parse(json)["run"]["status"]
     end
   end

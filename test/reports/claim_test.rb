@@ -23,7 +23,27 @@ module Rackbench
     def test_beats_answers_yes_with_the_measured_ratio
       v = verdict("says" => "Puma beats Unicorn", "a" => PUMA, "b" => UNICORN, "endpoint" => "sleep", "concurrency" => 50)
       assert_equal "yes", v["answer"]
-      assert_match(%r{\APuma beats Unicorn: yes, 4.1x \(puma x2:10 410.0 req/s vs unicorn x2 100.0 req/s\)}, v["sentence"])
+      assert_match(%r{\APuma beats Unicorn: yes, 4.1x \[4.10, 4.10\] \(puma x2:10 410.0 req/s vs unicorn x2 100.0 req/s\)},
+                   v["sentence"])
+    end
+
+    def test_beats_is_not_shown_when_the_ci_of_the_ratio_contains_one
+      noisy = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: [0.8, 1.0, 1.25, 0.9]),
+               cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: [1.1, 0.95, 0.85, 1.2])]
+      v = Article::Claim.new({ "says" => "Puma beats Unicorn", "a" => PUMA, "b" => UNICORN, "endpoint" => "sleep" },
+                             noisy).verdict
+      assert_equal "not shown", v["answer"]
+      low, high = v["detail"][/\[([\d.]+, [\d.]+)\]/, 1].split(", ").map(&:to_f)
+      assert_operator low, :<, 1
+      assert_operator high, :>, 1
+    end
+
+    def test_about_twice_as_fast_needs_the_ci_to_reach_the_claimed_band
+      spec = { "says" => "Puma about twice Unicorn", "a" => PUMA, "b" => UNICORN, "endpoint" => "sleep", "factor" => [1.6, 2.5] }
+      assert_equal "not shown", verdict(spec)["answer"], "4.1x [4.10, 4.10] is faster, but not about twice"
+      close = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 190.0),
+               cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 100.0)]
+      assert_equal "yes", Article::Claim.new(spec, close).verdict["answer"]
     end
 
     def test_beats_answers_no_when_the_other_is_ahead
@@ -49,9 +69,8 @@ module Rackbench
     end
 
     def test_good_requests_per_s_leaves_rejected_requests_out_of_the_rate
-      rejecting = cell("passenger", { "server" => "passenger" }, endpoint: "sleep", concurrency: 50, rps: 1000.0, requests: 1000)
-      rejecting["errors"] = 900
-      rejecting["result"]["errors"] = { "status" => 900 }
+      rejecting = cell("passenger", { "server" => "passenger" }, endpoint: "sleep", concurrency: 50, rps: 1000.0, requests: 1000,
+                                                                 rejected: 900)
       spec = { "says" => "Puma beats Passenger", "metric" => "good_requests_per_s", "a" => PUMA,
                "b" => { "server" => "passenger" }, "endpoint" => "sleep" }
       v = Article::Claim.new(spec, cells.first(2) + [rejecting]).verdict
@@ -73,12 +92,15 @@ module Rackbench
       spec = { "says" => "5 ties 4", "kind" => "ties", "a" => { "instances" => 5 }, "b" => { "instances" => 4 } }
       assert_equal "yes", Article::Claim.new(spec, close).verdict["answer"]
       assert_equal "no", Article::Claim.new(spec.merge("tolerance" => 0.02), close).verdict["answer"]
+      straddling = [cell("a", { "server" => "thin", "instances" => 4 }, rps: 100.0, spread: [0.95, 1.0, 1.05]),
+                    cell("b", { "server" => "thin", "instances" => 5 }, rps: 100.0, spread: [1.05, 0.85, 1.15])]
+      assert_equal "not shown", Article::Claim.new(spec, straddling).verdict["answer"]
     end
 
     def test_leads_compares_with_the_best_rival_and_names_the_missing_ones
       v = verdict("says" => "Puma leads", "kind" => "leads", "a" => { "server" => "puma" }, "endpoint" => "sleep")
       assert_equal "yes", v["answer"]
-      assert_match "4.1x the next best", v["detail"]
+      assert_match "against the closest, unicorn x2: 4.1x", v["detail"]
       assert_match "not measured: passenger", v["detail"]
     end
 

@@ -1,25 +1,40 @@
 # frozen_string_literal: true
 
 module Rackbench
-  # Stored-looking runs and cells for the report tests: the same hashes
-  # Store#run and Store#cells return, written by hand so each figure is known.
+  # Stored-looking runs and measurements for the report tests, written by hand
+  # so each figure is known. A cell gets `repeats` repeats whose req/s are
+  # `rps` times the given factors (default: a ±1 % spread around rps).
   module SeedFixtures
+    SPREAD = [0.99, 1.0, 1.01].freeze
+
     def cell(label, config, endpoint: "hello", concurrency: 10, rps: 100.0, mean_ms: 10.0, errors: 0, requests: 1000,
-             status: "ok", reason: nil, max_ms: 50.0, series: [], histogram: nil, cpu_percent: 90.0, pss_mb: 50)
-      {
+             status: "ok", reason: nil, max_ms: 50.0, series: [], histogram: nil, cpu_percent: 90.0, pss_mb: 50,
+             spread: SPREAD, rejected: 0)
+      row = {
         "label" => label, "server" => config["server"], "config" => config, "endpoint" => endpoint, "path" => "/#{endpoint}",
         "concurrency" => concurrency, "engine" => "native", "status" => status, "reason" => reason,
-        "requests_per_s" => status == "ok" ? rps : nil, "latency_mean_us" => status == "ok" ? mean_ms * 1000 : nil,
-        "latency_p99_us" => status == "ok" ? max_ms * 900 : nil, "errors" => status == "ok" ? errors : nil,
-        "engine_command" => ["rackbench-load", "-c", concurrency.to_s],
-        "result" => if status == "ok"
-                      { "requests" => requests, "duration_s" => requests / rps, "bytes" => requests * 2495,
-                        "errors" => { "connect" => errors, "status" => 0 },
-                        "latency_us" => { "mean" => mean_ms * 1000, "p50" => mean_ms * 1000, "p99" => max_ms * 900, "max" => max_ms * 1000 },
-                        "series" => series, "histogram" => histogram }
-                    end,
-        "resources" => status == "ok" ? { "cpu_percent" => cpu_percent, "pss_max_bytes" => pss_mb * 1_048_576, "processes_max" => 2 } : nil
+        "engine_command" => ["rackbench-load", "-c", concurrency.to_s]
       }
+      repeats = if status == "ok"
+                  spread.each_with_index.map do |f, i|
+                    repeat(i + 1, rps * f, requests, errors, mean_ms, max_ms, series, histogram, cpu_percent, pss_mb,
+                           rejected)
+                  end
+                else
+                  []
+                end
+      Measurement.new(row, repeats)
+    end
+
+    def repeat(index, rps, requests, errors, mean_ms, max_ms, series, histogram, cpu_percent, pss_mb, rejected = 0)
+      result = Result.new(
+        engine: "native", requests: requests, duration_s: requests / rps, requests_per_s: rps, bytes: requests * 2495,
+        errors: { "connect" => errors, "status" => rejected },
+        latency_us: { "mean" => mean_ms * 1000, "p50" => mean_ms * 1000, "p99" => max_ms * 900, "max" => max_ms * 1000 },
+        series: index == 1 ? series : [], histogram: histogram
+      )
+      Measurement::Repeat.new(index: index, deployment: index <= 2 ? 1 : 2, round: index, result: result, noise: nil,
+                              resources: { "cpu_percent" => cpu_percent, "pss_max_bytes" => pss_mb * 1_048_576, "processes_max" => 2 })
     end
 
     def stored_run(article: {}, scaled: nil, dir: "/nonexistent")

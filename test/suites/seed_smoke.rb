@@ -9,14 +9,14 @@ module Rackbench
   module SeedSmoke
     BIN = File.join(ROOT, "bin", "rackbench")
 
-    # Runs the suite; returns [stdout, run row, cells, chart paths].
+    # Runs the suite; returns [stdout, run row, measurements, chart paths].
     def smoke_run(suite)
       out, err, status = Open3.capture3(BIN, "run", suite, "--smoke", "--results", tmpdir)
       assert_includes [0, 3], status.exitstatus, "rackbench run #{suite} --smoke failed:\n#{out}\n#{err}"
       assert_nothing_left(status.pid)
       store = Store.new(tmpdir)
       run = store.run
-      cells = store.cells(run["id"])
+      cells = store.measurements(run["id"])
       store.close
       [out, run, cells, Dir[File.join(run["dir"], "charts", "*.svg")].sort]
     end
@@ -56,7 +56,7 @@ module Rackbench
     def assert_verdicts(out, count)
       section = out[/^This run against the article:\n((?:- .*\n)+)/, 1].to_s
       assert_equal count, section.lines.size, "verdicts:\n#{section}"
-      section.lines.each { |l| assert_match(/: (yes|no|not measured), \S/, l) }
+      section.lines.each { |l| assert_match(/: (yes|no|not shown|not measured), \S/, l) }
     end
   end
 end

@@ -3,52 +3,84 @@
 require "test_helper"
 require "csv"
 require "json"
+require_relative "../reports/seed_fixtures"
 
 module Rackbench
   class ReportsTest < Minitest::Test
+    include SeedFixtures
+
     RUN = { "id" => 7, "suite" => "quick", "status" => "finished", "started_at" => "2026-11-22T10:00:00Z",
             "machine" => { "cpu_model" => "Test CPU", "cores" => 2, "kernel" => "6.1", "ruby" => "ruby 3.1",
-                           "engine" => "wrk", "engine_version" => "4.1" },
+                           "engine" => "native", "engine_version" => "0.1" },
+            "settings" => { "duration_s" => 2, "warmup_s" => 1, "repeats" => "auto", "min_repeats" => 3,
+                            "max_repeats" => 15, "precision" => 0.03, "max_cell_s" => 30, "deployments" => 2,
+                            "order" => "interleaved", "seed" => 42, "overrides" => { "duration_s" => 2.0 } },
             "pinning" => { "server_cpus" => [0], "client_cpus" => [1] } }.freeze
 
+    PUMA = { "server" => "puma", "threads" => 16 }.freeze
+
     def cells
-      [
-        { "label" => "puma x0:16", "endpoint" => "/hello", "concurrency" => 8, "status" => "ok",
-          "requests_per_s" => 2492.89, "latency_mean_us" => 19_210.0, "latency_p99_us" => 40_000, "errors" => 0,
-          "result" => { "requests" => 74_941, "errors" => { "read" => 0 } },
-          "resources" => { "pss_max_bytes" => 52_428_800, "cpu_percent" => 97.5 } },
-        { "label" => "thin", "endpoint" => "/hello", "concurrency" => 8, "status" => "failed",
-          "reason" => "thin exited before it was ready" }
-      ]
+      [cell("puma x0:16", PUMA, endpoint: "/hello", concurrency: 8, rps: 2000.0, spread: [0.9, 1.0, 1.1, 1.05]),
+       cell("unicorn x4", { "server" => "unicorn" }, endpoint: "/hello", concurrency: 8, rps: 1000.0,
+                                                     spread: [0.95, 1.0, 1.05, 1.02]),
+       cell("thin", { "server" => "thin" }, endpoint: "/hello", concurrency: 8, status: "failed",
+                                            reason: "thin exited before it was ready")]
     end
 
-    def render(format) = Reports.fetch(format).new(RUN, cells).render
+    def render(format, list = cells) = Reports.fetch(format).new(RUN, list).render
 
-    def test_the_table_shows_throughput_latency_errors_and_memory_per_server
+    def test_the_table_shows_the_median_with_its_confidence_interval
+      row = render("table").lines.find { |l| l.start_with?("puma x0:16") }
+      ci = Stats.bootstrap_ci([1800.0, 2000.0, 2200.0, 2100.0])
+      assert_match "2,050 [#{ci.low.round.to_s.sub(/(\d)(\d{3})\z/, '\1,\2')}, #{ci.high.round.to_s.sub(/(\d)(\d{3})\z/, '\1,\2')}]",
+                   row
+      assert_match "0/4000", row
+      assert_match "PSS 50.0", row
+      assert_match "4/2d", row, "four repeats over two deployments"
+    end
+
+    def test_the_table_gives_a_verdict_failures_once_and_the_settings_used
       table = render("table")
-      row = table.lines.find { |l| l.start_with?("puma x0:16") }
-      assert_equal ["puma", "x0:16", "8", "2492.89", "19.21", "40.00", "0/74941", "50.00", "97.50"], row.split
-      assert_match "FAILED thin /hello: thin exited before it was ready", table
+      assert_match(%r{/hello c=8: puma x0:16 faster, 2\.\d\dx \[\d\.\d\d, \d\.\d\d\]}, table)
+      assert_match "FAILED thin (/hello c=8): thin exited before it was ready", table
       assert_match "server on CPU 0, load on CPU 1", table
+      assert_match "order interleaved (seed 42)", table
+      assert_match "command line: duration_s=2.0", table
     end
 
-    def test_markdown_has_a_header_row_and_a_row_per_cell
+    def test_the_table_fits_120_columns
+      assert_operator render("table").lines.map { |l| l.chomp.length }.max, :<=, 120
+    end
+
+    def test_warnings_are_printed_under_the_table_with_their_advice
+      wide = [cell("puma x0:16", PUMA, endpoint: "/hello", concurrency: 8, rps: 2000.0, spread: [0.5, 1.0, 1.5])]
+      table = render("table", wide)
+      assert_match(/Warnings:\n  - throughput CI ±\d+ % after 3 repeats/, table)
+      assert_match(/differences\s+smaller than that are noise/, table)
+    end
+
+    def test_markdown_has_a_header_row_a_row_per_measured_cell_and_the_verdicts
       md = render("markdown")
-      assert_match "| Server / config | Conc. | Throughput (req/s) |", md
-      assert_match "| puma x0:16 | 8 | 2492.89 | 19.21 |", md
-      assert_match "| thin | 8 | - | - | - | FAILED |", md
+      assert_match "| Server / config | Conc. | Throughput req/s [95% CI] |", md
+      assert_match "| puma x0:16 | 8 | 2,050 [", md
+      assert_match "**Verdicts**", md
+      assert_match "- FAILED thin (/hello c=8): thin exited before it was ready", md
     end
 
-    def test_csv_has_one_line_per_cell
+    def test_csv_has_one_line_per_cell_with_the_ci_bounds_as_numbers
       rows = CSV.parse(render("csv"), headers: true)
-      assert_equal 2, rows.size
-      assert_equal ["/hello", "2492.89", "failed"], [rows[0]["endpoint"], rows[0]["requests_per_s"], rows[1]["status"]]
+      assert_equal 3, rows.size
+      assert_equal ["/hello", "2050.0", "failed"], [rows[0]["endpoint"], rows[0]["requests_per_s"], rows[2]["status"]]
+      assert_operator rows[0]["requests_per_s_low"].to_f, :<, 2050
+      assert_operator rows[0]["requests_per_s_high"].to_f, :>, 2050
     end
 
-    def test_json_round_trips_the_stored_run
+    def test_json_carries_the_repeats_and_the_verdicts
       data = JSON.parse(render("json"))
       assert_equal 7, data["run"]["id"]
-      assert_equal "thin exited before it was ready", data["cells"][1]["reason"]
+      assert_equal 4, data["cells"][0]["repeats"].size
+      assert_equal "thin exited before it was ready", data["cells"][2]["reason"]
+      assert_equal "a_better", data["verdicts"][0]["verdict"]
     end
   end
 end

@@ -18,6 +18,29 @@ module Rackbench
       assert_equal 1, suite["duration_s"]
     end
 
+    def test_statistics_settings_are_checked_with_their_file_line_and_key
+      { "repeats" => "many", "min_repeats" => 0, "precision" => 3, "deployments" => 1.5, "order" => "zigzag",
+        "drain_path" => "hello" }.each do |key, value|
+        path = File.join(tmpdir, "#{key}.yml")
+        File.write(path, suite_yaml(key => value))
+        error = assert_raises(ConfigError, key) { Suite.load(path) }
+        line = File.readlines(path).index { |l| l.start_with?("#{key}:") } + 1
+        assert_match "#{path}:#{line}: #{key} ", error.message
+      end
+    end
+
+    def test_command_line_overrides_are_checked_and_recorded
+      error = assert_raises(ConfigError) { Suite.load("quick", overrides: { "repeats" => 0 }) }
+      assert_match "(command line).repeats must be auto or a whole number >= 1, got 0", error.message
+      suite = Suite.load("quick", overrides: { "repeats" => 5, "order" => "random" })
+      assert_equal({ "repeats" => 5, "order" => "random" }, suite["overrides"])
+    end
+
+    def test_a_smoke_run_measures_once_unless_its_block_says_otherwise
+      suite = Suite.load("quick", overrides: { "smoke" => true })
+      assert_equal [1, 1], [suite["repeats"], suite["deployments"]]
+    end
+
     def test_an_unknown_key_is_named_with_its_file_and_line
       path = File.join(tmpdir, "bad.yml")
       File.write(path, suite_yaml.sub("engine: wrk", "engine: wrk\ncuncurrency: [1]"))

@@ -7,6 +7,8 @@ module Rackbench
     #
     #   - says: Puma x4:10 beats Unicorn x4 on /sleep at concurrency 50
     #     kind: beats              # beats | ties | leads | no_errors | warms_up
+    #     factor: [1.6, 2.5]       # beats: "about twice as fast" (the CI must overlap the band)
+    #     tolerance: 0.1           # ties: the CI must lie within ±10 % of 1
     #     metric: requests_per_s   # any Figures::METRICS name (default requests_per_s)
     #     a: {server: puma, workers: 4, threads: 10}   # matched against each cell's config
     #     b: {server: unicorn, workers: 4}
@@ -15,7 +17,10 @@ module Rackbench
     #
     # Knob values and concurrency are written as in the article; when the run
     # was scaled (--scale, --smoke) they are mapped the same way its suite was.
-    # #verdict => {"says"=>, "answer"=>"yes"|"no"|"not measured", "detail"=>, "sentence"=>}
+    # A claim is decided by the CI of a Comparison (Stats), never by a point
+    # estimate: "yes" when the CI supports it, "no" when the CI contradicts it,
+    # "not shown" when the CI allows both (the ratio and its CI say how close).
+    # #verdict => {"says"=>, "answer"=>"yes"|"no"|"not shown"|"not measured", "detail"=>, "sentence"=>}
     class Claim
       KINDS = %w[beats ties leads no_errors warms_up].freeze
 
@@ -36,24 +41,49 @@ module Rackbench
         { "says" => says, "answer" => answer, "detail" => detail, "sentence" => "#{says}: #{answer}, #{detail}" }
       end
 
+      # Holds when the ratio's CI lies above 1 (and, with `factor: [lo, hi]`,
+      # "about twice as fast", when the CI overlaps that band); "no" when the
+      # CI lies below 1; otherwise "not shown".
       def check_beats
         a, b = pair
         return unmeasured(a, b) unless a&.ok? && b&.ok?
 
-        ratio = ratio(a, b)
-        [ratio > 1 ? "yes" : "no", "#{format_ratio(ratio)} (#{show(a)} vs #{show(b)})"]
+        comparison = compare(a, b)
+        return uncomparable(comparison) unless comparison.measured?
+
+        ci = comparison.ci
+        band = @spec["factor"]
+        answer = case Stats.side_of_one(ci)
+                 when :above then band && !(ci.low <= band.max && ci.high >= band.min) ? "not shown" : "yes"
+                 when :below then "no"
+                 else "not shown"
+                 end
+        band_text = band ? "; the claim's band #{band.min}x-#{band.max}x" : ""
+        [answer, "#{ratio_text(comparison)}#{band_text} (#{show(a)} vs #{show(b)})"]
       end
 
+      # Holds when the whole CI of the ratio lies within the tolerance
+      # (default 10 %) of 1; "no" when it lies wholly outside; else "not shown".
       def check_ties
         a, b = pair
         return unmeasured(a, b) unless a&.ok? && b&.ok?
 
+        comparison = compare(a, b)
+        return uncomparable(comparison) unless comparison.measured?
+
         tolerance = @spec.fetch("tolerance", 0.1)
-        apart = (value(a) - value(b)).abs / [value(a), value(b)].max.to_f
-        [apart <= tolerance ? "yes" : "no",
-         "#{(apart * 100).round}% apart, tolerance #{(tolerance * 100).round}% (#{show(a)} vs #{show(b)})"]
+        ci = comparison.ci
+        lo = 1 / (1 + tolerance)
+        hi = 1 + tolerance
+        answer = if ci.low >= lo && ci.high <= hi then "yes"
+                 elsif ci.high < lo || ci.low > hi then "no"
+                 else "not shown"
+                 end
+        [answer, "#{ratio_text(comparison)}, tolerance ±#{(tolerance * 100).round} % (#{show(a)} vs #{show(b)})"]
       end
 
+      # Holds when a is significantly better than every measured rival; "no"
+      # when some rival is significantly better; else "not shown".
       def check_leads
         a = find(@spec["a"])
         return unmeasured(a) unless a&.ok?
@@ -64,11 +94,17 @@ module Rackbench
         note = missing.empty? ? "" : "; not measured: #{missing.join(", ")}"
         return ["not measured", "no rival was measured#{note}"] if measured.empty?
 
-        best = measured.max_by { |c| score(c) }
-        ratio = ratio(a, best)
-        answer = ratio >= 1 ? "yes" : "no"
-        lead = ratio >= 1 ? "#{format_ratio(ratio)} the next best" : "#{best.label} is ahead by #{format_ratio(1 / ratio)}"
-        [answer, "#{lead} (#{show(a)} vs #{show(best)})#{note}"]
+        comparisons = measured.map { |rival| compare(a, rival) }.select(&:measured?)
+        return ["not shown", "no rival could be compared#{note}"] if comparisons.empty?
+
+        closest = comparisons.min_by(&:ratio)
+        verdicts = comparisons.map(&:verdict)
+        answer = if verdicts.all?(:a_better) then "yes"
+                 elsif verdicts.include?(:b_better) then "no"
+                 else "not shown"
+                 end
+        [answer,
+         "against the closest, #{closest.b.label}: #{ratio_text(closest)} (#{show(a)} vs #{show(Figures.new(closest.b))})#{note}"]
       end
 
       def check_no_errors
@@ -78,12 +114,13 @@ module Rackbench
         [a.errors.zero? ? "yes" : "no", "#{a.errors_n_tot} errors (#{a.label})"]
       end
 
-      # The first seconds of the native engine's series against the rest.
+      # The first seconds of the native engine's series against the rest, in
+      # the first repeat of the first deployment (the cold start).
       def check_warms_up
         a = find(@spec["a"])
         return unmeasured(a) unless a&.ok?
 
-        rates = a.series.map { |p| p["requests_per_s"] }.compact
+        rates = a.series.select { |p| p["repeat"] == 1 }.map { |p| p["requests_per_s"] }.compact
         return ["not measured", "#{a.label}: no per-second series (engine #{a.cell["engine"]})"] if rates.size < 4
 
         head = rates.first([rates.size / 4, 1].max)
@@ -96,6 +133,19 @@ module Rackbench
       private
 
       def pair = [find(@spec["a"]), find(@spec["b"])]
+
+      def compare(a, b) = Comparison.new(a.measurement, b.measurement, metric: @metric)
+
+      # "1.23x [1.15, 1.31]": how many times better a is, with the CI.
+      def ratio_text(comparison)
+        ci = comparison.ci
+        interval = ci.level.zero? ? "(one repeat each: no CI)" : format("[%.2f, %.2f]", ci.low, ci.high)
+        "#{format_ratio(comparison.ratio)} #{interval}"
+      end
+
+      def uncomparable(comparison)
+        ["not shown", "#{comparison.a.label} vs #{comparison.b.label}: #{@metric} is 0, so no ratio can be formed"]
+      end
 
       def unmeasured(*figures)
         why = figures.map.with_index do |f, i|
@@ -147,16 +197,6 @@ module Rackbench
       end
 
       def value(figure) = figure.metric(@metric).to_f
-      def score(figure) = @better == :higher ? value(figure) : -value(figure)
-
-      # How many times better a is than b on the metric (> 1: a is better).
-      def ratio(a, b)
-        x = value(a)
-        y = value(b)
-        return Float::INFINITY if (@better == :higher ? y : x).zero?
-
-        @better == :higher ? x / y : y / x
-      end
 
       def format_ratio(ratio)
         if ratio.infinite?

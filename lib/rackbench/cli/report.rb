@@ -20,7 +20,7 @@ module Rackbench
 
         run = store.run(@argv.first)
         klass = Reports.fetch(@format)
-        text = klass.new(run, store.cells(run["id"])).render
+        text = klass.new(run, store.measurements(run["id"])).render
         path = @output || (klass.respond_to?(:file_name) && File.join(run["dir"], klass.file_name))
         return @out.puts(text) || 0 unless path
 

@@ -4,16 +4,18 @@ module Rackbench
   module Reports
     # The contract of a report format:
     #
-    #   text = Reports.fetch("markdown").new(run, cells).render   # => String
+    #   text = Reports.fetch("markdown").new(run, measurements).render   # => String
     #
-    # run and cells are rows from the Store (Store#run, Store#cells); a report
-    # reads nothing else, so it renders an old run exactly as a new one.
-    # #rows gives the shaped rows every tabular format shares.
+    # run is Store#run; measurements are Store#measurements (Measurement
+    # objects, which also answer m["label"], m["concurrency"], ... like the
+    # stored rows). A report reads nothing else, so it renders an old run
+    # exactly as a new one. Base gives what the tabular formats share: the
+    # heading (what ran), rows of figures, verdicts per block and warnings.
     class Base
       COLUMNS = [
-        ["server", "Server / config"], ["concurrency", "Conc."], ["requests_per_s", "Throughput (req/s)"],
-        ["latency_mean_ms", "Latency mean (ms)"], ["latency_p99_ms", "p99 (ms)"], ["errors", "Errors (n/tot)"],
-        ["memory_mb", "Memory PSS (MB)"], ["cpu_percent", "Server CPU %"]
+        ["server", "Server / config"], ["concurrency", "Conc."], ["throughput", "Throughput req/s [95% CI]"],
+        ["cv", "CV"], ["latency_p50_ms", "p50 ms"], ["latency_p99_ms", "p99 ms [95% CI]"],
+        ["errors", "Errors n/tot"], ["memory", "Memory MB"], ["cpu_percent", "CPU %"], ["repeats", "Rep."]
       ].freeze
 
       attr_reader :run, :cells
@@ -23,27 +25,45 @@ module Rackbench
         @cells = cells
       end
 
-      # Cells grouped by endpoint, in plan order: {"/hello" => [row, ...]}
+      def measurements = cells
+
+      # Measured cells grouped by endpoint, in plan order: {"/hello" => [row, ...]}
       def sections
-        cells.group_by { |c| c["endpoint"] }.transform_values { |cs| cs.map { |c| row(c) } }
+        cells.select(&:ok?).group_by(&:endpoint).transform_values { |ms| ms.map { |m| row(m) } }
       end
 
-      def row(cell)
-        res = cell["resources"] || {}
-        result = cell["result"] || {}
-        total = result["requests"] && Result.from_h(result).total
+      def row(m)
+        ci = m.requests_per_s_ci
+        p99_ci = m.latency_ci_ms(99)
         {
-          "server" => cell["label"], "concurrency" => cell["concurrency"],
-          "requests_per_s" => cell["requests_per_s"]&.round(2),
-          "latency_mean_ms" => cell["latency_mean_us"] && (cell["latency_mean_us"] / 1000.0).round(2),
-          "latency_p99_ms" => cell["latency_p99_us"] && (cell["latency_p99_us"] / 1000.0).round(2),
-          "errors" => cell["status"] == "ok" ? "#{cell["errors"]}/#{total}" : "FAILED",
-          "memory_mb" => (res["pss_max_bytes"] || res["rss_max_bytes"])&.then { |b| (b / 1_048_576.0).round(1) },
-          "cpu_percent" => res["cpu_percent"],
-          "status" => cell["status"], "reason" => cell["reason"]
+          "server" => m.label, "concurrency" => m.concurrency,
+          "requests_per_s" => m.requests_per_s&.round(1),
+          "requests_per_s_low" => ci&.low&.round(1), "requests_per_s_high" => ci&.high&.round(1),
+          "throughput" => throughput_text(m.requests_per_s, ci),
+          "cv" => m.cv && "#{(m.cv * 100).round(1)}%",
+          "latency_mean_ms" => m.latency_mean_ms&.round(2),
+          "latency_p50_ms" => m.latency_ms(50)&.round(2),
+          "latency_p99_ms" => [m.latency_ms(99)&.round(2), p99_ci && format("[%.2f, %.2f]", p99_ci.low, p99_ci.high)]
+                              .compact.join(" "),
+          "errors" => m.errors_n_tot,
+          "memory" => m.memory_mb && "#{m.memory_kind} #{m.memory_mb.round(1)}",
+          "memory_mb" => m.memory_mb&.round(1), "memory_kind" => m.memory_kind,
+          "cpu_percent" => m.cpu_percent,
+          "repeats" => "#{m.repeats.size}/#{m.deployments}d",
+          "warnings" => m.warnings.map(&:to_s).join("; "),
+          "status" => m.status, "reason" => m.reason
         }
       end
 
+      def throughput_text(median, ci)
+        return nil unless median
+        return grouped(median) unless ci
+
+        "#{grouped(median)} [#{grouped(ci.low)}, #{grouped(ci.high)}]"
+      end
+
+      # What ran: the run, the machine, the engine and pinning, and the
+      # settings actually used (command-line overrides included).
       def heading
         m = run["machine"] || {}
         pin = run["pinning"] || {}
@@ -53,15 +73,80 @@ module Rackbench
         end
         ["Run #{run["id"]}: suite #{run["suite"]} (#{run["status"]}, #{run["started_at"]})",
          "Machine: #{m["cpu_model"]}, #{m["cores"]} cores, Linux #{m["kernel"]}, #{m["ruby"]}",
-         "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}"]
+         "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}",
+         "Settings: #{settings_text}"]
       end
 
+      def settings_text
+        s = run["settings"] || {}
+        repeats = if s["repeats"] == "auto" || s["repeats"].nil?
+                    "repeats auto (#{s["min_repeats"] || 3} to #{s["max_repeats"] || 15} until the throughput CI is " \
+                      "within ±#{((s["precision"] || Measurement::DEFAULT_PRECISION) * 100).round(1)} %, " \
+                      "at most #{s["max_cell_s"] || 30} s of load a cell)"
+                  else
+                    "#{s["repeats"]} repeats"
+                  end
+        parts = ["#{s["duration_s"]} s windows after #{s["warmup_s"]} s warm-up", repeats,
+                 "over #{s["deployments"] || 1} deployments", "order #{s["order"] || "sequential"}" +
+                   (s["seed"] ? " (seed #{s["seed"]})" : "")]
+        overrides = s["overrides"] || {}
+        parts << "command line: #{overrides.map { |k, v| "#{k}=#{v.is_a?(Array) ? v.join(",") : v}" }.join(" ")}" \
+          unless overrides.empty?
+        parts << scaled_text if scaled_text
+        parts.join("; ")
+      end
+
+      def scaled_text
+        changes = run.dig("settings", "scaled", "changes") || []
+        return nil if changes.empty?
+
+        "#{run.dig("settings", "scaled", "by")}: " + changes.map { |c| "#{c["key"]} #{c["from"]} -> #{c["to"]}" }.uniq.join(", ")
+      end
+
+      # One per server and reason: a failure stated once.
       def failures
-        cells.reject { |c| c["status"] == "ok" }.uniq { |c| [c["label"], c["reason"]] }
+        cells.reject(&:ok?).group_by { |m| [m.label, m.reason] }.map do |(label, reason), list|
+          where = list.map { |m| "#{m.endpoint} c=#{m.concurrency}" }
+          { "label" => label, "reason" => reason.to_s, "cells" => where }
+        end
       end
 
+      def failure_lines
+        failures.map do |f|
+          cells = f["cells"].size > 3 ? "#{f["cells"].size} cells" : f["cells"].join(", ")
+          "FAILED #{f["label"]} (#{cells}): #{f["reason"].lines.first.to_s.strip}"
+        end
+      end
+
+      # Per block (endpoint, concurrency) with two or more measured configs:
+      # the fastest against the runner-up, decided by the CI of their ratio.
+      def verdicts
+        cells.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency] }.filter_map do |(endpoint, concurrency), list|
+          next if list.size < 2
+
+          best, second = list.sort_by { |m| -m.requests_per_s }
+          comparison = Comparison.new(best, second)
+          { "endpoint" => endpoint, "concurrency" => concurrency, "comparison" => comparison,
+            "text" => "#{endpoint} c=#{concurrency}: #{verdict_text(comparison, list.size)}" }
+        end
+      end
+
+      def verdict_text(comparison, size)
+        lead = size > 2 ? "fastest of #{size}, against the next: " : ""
+        "#{lead}#{comparison}"
+      end
+
+      # Warnings grouped by kind and shape: one line each, with how many cells
+      # it concerns, one example and the advice.
       def warnings
-        cells.flat_map { |c| (c.dig("result", "warnings") || []).map { |w| "#{c["label"]}: #{w}" } }.uniq
+        all = cells.flat_map { |m| m.warnings.map { |w| [m, w] } }
+        all.group_by { |_, w| [w.kind, w.message.gsub(/\d[\d.,]*/, "#")] }.map do |_, list|
+          m, w = list.max_by { |_, x| x.message.scan(/\d+(?:\.\d+)?/).map(&:to_f).max.to_f }
+          where = "#{m.label} #{m.endpoint} c=#{m.concurrency}"
+          count = list.map(&:first).uniq.size
+          scope = count > 1 ? "#{count} cells, e.g. #{where}" : where
+          "#{w.message} (#{scope})#{": #{w.advice}" if w.advice}"
+        end
       end
 
       def fmt(value)
@@ -70,6 +155,30 @@ module Rackbench
         when Float then format("%.2f", value)
         else value.to_s
         end
+      end
+
+      # Text folded at word boundaries to width columns; later lines indented.
+      def wrap(text, width: 120, indent: "    ")
+        lead = text[/\A */]
+        lines = [+lead]
+        text.split(" ").each do |word|
+          candidate = lines.last.empty? ? word : "#{lines.last} #{word}"
+          candidate = "#{lines.last}#{word}" if lines.last.strip.empty?
+          if candidate.length > width && !lines.last.strip.empty?
+            lines << "#{lead}#{indent}#{word}"
+          else
+            lines[-1] = candidate
+          end
+        end
+        lines.join("\n")
+      end
+
+      # 18234.5 -> "18,234"; small numbers keep a decimal.
+      def grouped(value)
+        return "-" unless value
+
+        text = value >= 100 ? value.round.to_s : format("%.1f", value)
+        text.gsub(/(\d)(?=(\d{3})+(?!\d))/, "\\1,")
       end
     end
   end

@@ -4,14 +4,28 @@ require "csv"
 
 module Rackbench
   module Reports
-    # CSV: one line per cell, every column of the table plus the status and reason.
+    # One row per cell, measured or not: the median throughput and its CI
+    # bounds as numbers, latency, errors, memory (with its kind), CPU, the
+    # repeats, the warnings (joined by "; ") and, for a failed cell, the reason.
     class Csv < Base
+      KEYS = %w[endpoint server concurrency requests_per_s requests_per_s_low requests_per_s_high cv
+                latency_mean_ms latency_p50_ms latency_p99_ms errors memory_mb memory_kind cpu_percent repeats
+                warnings status reason].freeze
+
       def render
-        keys = ["endpoint", *COLUMNS.map(&:first), "status", "reason"]
         CSV.generate do |csv|
-          csv << keys
-          sections.each { |endpoint, rows| rows.each { |r| csv << keys.map { |k| k == "endpoint" ? endpoint : r[k] } } }
+          csv << KEYS
+          cells.each do |m|
+            row = m.ok? ? row(m).merge("latency_p99_ms" => m.latency_ms(99)&.round(2)) : failed_row(m)
+            csv << KEYS.map { |k| k == "endpoint" ? m.endpoint : row[k] }
+          end
         end
+      end
+
+      private
+
+      def failed_row(m)
+        { "server" => m.label, "concurrency" => m.concurrency, "status" => m.status, "reason" => m.reason }
       end
     end
 

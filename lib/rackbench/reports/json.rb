@@ -4,10 +4,27 @@ require "json"
 
 module Rackbench
   module Reports
-    # JSON: the run and every cell as stored, engine results and resources included.
+    # Everything, for other tools: the run, each cell's derived figures (with
+    # CIs and warnings) and its raw repeats (engine results with histograms
+    # and series, resources, noise), and the verdicts.
     class Json < Base
       def render
-        "#{JSON.pretty_generate({ "run" => run, "cells" => cells })}\n"
+        data = {
+          "run" => run,
+          "cells" => cells.map { |m| m.to_h.merge("repeats" => m.repeats.map { |r| repeat_h(r) }) },
+          "verdicts" => verdicts.map do |v|
+            v["comparison"].to_h.merge("endpoint" => v["endpoint"], "concurrency" => v["concurrency"])
+          end
+        }
+        "#{JSON.pretty_generate(data)}\n"
+      end
+
+      private
+
+      def repeat_h(repeat)
+        { "index" => repeat.index, "deployment" => repeat.deployment, "round" => repeat.round,
+          "drain_s" => repeat.drain_s, "result" => repeat.result.to_h, "resources" => repeat.resources,
+          "noise" => repeat.noise }
       end
     end
 

@@ -2,7 +2,8 @@
 
 module Rackbench
   module Reports
-    # Markdown: one table per endpoint, with the run's provenance above them.
+    # The table as GitHub markdown: what ran, a table per endpoint with the
+    # medians and CIs, the verdicts, failures once per server, and warnings.
     class Markdown < Base
       def render
         out = heading.map { |l| "#{l}  \n" }.join
@@ -10,9 +11,15 @@ module Rackbench
           out << "\n#### #{endpoint}\n\n"
           out << "| #{COLUMNS.map(&:last).join(" | ")} |\n"
           out << "| :--- |#{" ---: |" * (COLUMNS.size - 1)}\n"
-          rows.each { |r| out << "| #{COLUMNS.map { |k, _| fmt(r[k]) }.join(" | ")} |\n" }
+          rows.each { |r| out << "| #{COLUMNS.map { |k, _| fmt(r[k]).gsub("|", "\\|") }.join(" | ")} |\n" }
         end
-        failures.each { |c| out << "\n- FAILED #{c["label"]} #{c["endpoint"]}: #{c["reason"]}\n" }
+        list = verdicts
+        out << "\n**Verdicts** (ratio of medians with its 95 % CI):\n\n" unless list.empty?
+        list.each { |v| out << "- #{v["text"]}\n" }
+        out << "\n" unless failures.empty?
+        failure_lines.each { |l| out << "- #{l}\n" }
+        found = warnings
+        out << "\n**Warnings**\n\n" << found.map { |w| "- #{w}\n" }.join unless found.empty?
         out
       end
     end

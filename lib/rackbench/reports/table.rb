@@ -2,23 +2,48 @@
 
 module Rackbench
   module Reports
-    # The terminal table: one block per endpoint, shaped like the tables of
-    # 002_233cd323458ca8b1.txt (throughput, latency, errors n/tot) plus memory and CPU.
+    # The terminal table: what ran, one block per endpoint (throughput as a
+    # median with its 95 % CI, latency, errors n/tot, memory, CPU, repeats),
+    # the verdict of each comparison, failures one line each, and the
+    # warnings with their advice. Fits WIDTH columns: optional columns are
+    # dropped, in DROPPABLE order, until it does.
     class Table < Base
+      WIDTH = 120
+      DROPPABLE = %w[cv latency_p50_ms cpu_percent].freeze
+
       def render
-        out = heading.map { |l| "#{l}\n" }.join
+        out = heading.map { |l| "#{wrap(l)}\n" }.join
         sections.each do |endpoint, rows|
           out << "\n#{endpoint}\n" << grid(rows)
         end
-        failures.each { |c| out << "\nFAILED #{c["label"]} #{c["endpoint"]}: #{c["reason"]}\n" }
+        lines = verdicts.map { |v| v["text"] }
+        out << "\nVerdicts (ratio of medians, 95 % CI; see README \"How rackbench decides\"):\n" unless lines.empty?
+        lines.each { |l| out << "#{wrap("  #{l}")}\n" }
+        failure_lines.each { |l| out << "\n#{wrap(l)}" }
+        out << "\n" unless failures.empty?
+        found = warnings
+        out << "\nWarnings:\n" << found.map { |w| "#{wrap("  - #{w}")}\n" }.join unless found.empty?
         out
       end
 
       private
 
       def grid(rows)
-        headers = COLUMNS.map(&:last)
-        body = rows.map { |r| COLUMNS.map { |key, _| fmt(r[key]) } }
+        columns = COLUMNS.dup
+        loop do
+          text = layout(columns, rows)
+          return text if text.lines.map { |l| l.chomp.length }.max <= WIDTH
+
+          drop = DROPPABLE.find { |key| columns.any? { |k, _| k == key } }
+          return text unless drop
+
+          columns = columns.reject { |k, _| k == drop }
+        end
+      end
+
+      def layout(columns, rows)
+        headers = columns.map(&:last)
+        body = rows.map { |r| columns.map { |key, _| fmt(r[key]) } }
         widths = headers.each_index.map { |i| ([headers[i]] + body.map { |b| b[i] }).map(&:length).max }
         line = lambda { |cells|
           padded = cells.each_with_index.map { |c, i| i.zero? ? c.ljust(widths[i]) : c.rjust(widths[i]) }

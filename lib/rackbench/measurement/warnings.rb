@@ -1,0 +1,79 @@
+# frozen_string_literal: true
+
+module Rackbench
+  class Measurement
+    # The conditions that make a measurement's figures less trustworthy, each
+    # as a Warning with advice. Created by Measurement#warnings from what the
+    # repeats recorded: the engine's own warnings, the noise probe's readings
+    # (Noise), the drain waits, the spread of the repeats and the memory kind.
+    module Warnings
+      OTHER_CPU_SHARE = 0.10   # other processes' share of the measured CPUs
+      STEAL_SHARE = 0.02       # hypervisor steal
+      DRAIN_WAIT_S = 1.0
+
+      module_function
+
+      def for(measurement)
+        return [] unless measurement.ok?
+
+        [*engine(measurement), noise(measurement), steal(measurement), spread(measurement),
+         drain(measurement), memory(measurement)].compact
+      end
+
+      def engine(measurement)
+        seen = measurement.repeats.flat_map { |r| r.result.warnings.uniq }.tally
+        seen.map do |text, count|
+          Warning.new("engine", text + share(count, measurement.repeats.size), nil)
+        end
+      end
+
+      def noise(measurement)
+        worst = max_noise(measurement, "other_cpu_share")
+        return nil unless worst && worst > OTHER_CPU_SHARE
+
+        Warning.new("noise", "other processes used #{percent(worst)} of the server's and the load generator's CPUs " \
+                             "(worst repeat)", "figures are not comparable with a quiet run; re-run on a quiet machine")
+      end
+
+      def steal(measurement)
+        worst = max_noise(measurement, "steal_share")
+        return nil unless worst && worst > STEAL_SHARE
+
+        Warning.new("steal", "the hypervisor stole #{percent(worst)} of the measured CPUs' time (worst repeat)",
+                    "a busy host: re-run later or on dedicated hardware")
+      end
+
+      def spread(measurement)
+        ci = measurement.requests_per_s_ci
+        return nil unless ci && ci.half_width_share > measurement.precision
+
+        Warning.new("spread", "throughput CI ±#{percent(ci.half_width_share)} after #{measurement.repeats.size} repeats " \
+                              "(CV #{percent(measurement.cv)}), wider than the ±#{percent(measurement.precision)} target",
+                    "differences smaller than that are noise; raise --max-repeats or run on a quieter machine")
+      end
+
+      def drain(measurement)
+        waited = measurement.repeats.sum { |r| r.drain_s.to_f }
+        return nil unless waited > DRAIN_WAIT_S
+
+        Warning.new("drain", "waited #{waited.round(1)} s in all for the server to finish earlier requests before " \
+                             "measuring", "a server that queues work keeps it after the load stops")
+      end
+
+      def memory(measurement)
+        return nil if measurement.memory_kind == "PSS" || measurement.memory_bytes.nil?
+
+        Warning.new("memory", "memory is RSS: PSS could not be read for some process",
+                    "RSS counts pages shared between forked workers once per worker, so it overstates a cluster")
+      end
+
+      def max_noise(measurement, key)
+        measurement.repeats.filter_map { |r| r.noise&.dig(key) }.max
+      end
+
+      def share(count, total) = total > 1 ? " (in #{count} of #{total} repeats)" : ""
+
+      def percent(share) = "#{(share * 100).round(share < 0.1 ? 1 : 0)} %"
+    end
+  end
+end

@@ -1,0 +1,74 @@
+# frozen_string_literal: true
+
+module Rackbench
+  # The order in which the Runner measures repeats: pure, decided by a
+  # recorded seed, so a run can be repeated (and resumed) in the same order.
+  #
+  # A *block* is the set of cells that get compared: the same endpoint at the
+  # same concurrency, one cell per server config. A *round* measures each cell
+  # of a block once. Blocks are taken level by level (concurrency), so every
+  # server config needed at a level can stay deployed side by side.
+  #
+  #   interleaved (default): each round alternates the block's configs in a
+  #     rotated order from a seeded permutation (A B C, C A B, B C A, ...);
+  #   random: each round in a freshly shuffled order;
+  #   sequential: one config after another, all of a cell's repeats back to
+  #     back (the order of rackbench 0.1; rounds are not paired).
+  #
+  # Repeats are spread over `deployments` fresh server starts: epoch e of
+  # `deployments` takes its share of the minimum repeats (#rounds_in_epoch);
+  # extra repeats for precision are added in the last epoch.
+  class Schedule
+    ORDERS = %w[interleaved random sequential].freeze
+
+    Block = Struct.new(:concurrency, :endpoint, :cells, keyword_init: true)
+
+    attr_reader :order, :seed
+
+    def initialize(order:, seed:)
+      raise ConfigError, "order must be one of #{ORDERS.join(", ")}, got #{order.inspect}" unless ORDERS.include?(order)
+
+      @order = order
+      @seed = Integer(seed)
+    end
+
+    def self.new_seed = Random.new_seed % 1_000_000
+
+    def sequential? = order == "sequential"
+
+    # [[concurrency, [Block]]] in the plan's order of first appearance.
+    def levels(cells)
+      cells.group_by(&:concurrency).map do |level, at_level|
+        blocks = at_level.group_by { |c| c.endpoint["name"] }.map do |name, list|
+          Block.new(concurrency: level, endpoint: name, cells: list)
+        end
+        [level, blocks]
+      end
+    end
+
+    # The cells of a block in the order of one round (round numbers from 1).
+    def round_order(cells, round)
+      return cells if sequential? || cells.size < 2
+
+      rng = Random.new(seed_for(cells, round))
+      if order == "random"
+        cells.shuffle(random: rng)
+      else
+        base = cells.shuffle(random: Random.new(seed_for(cells, 0)))
+        base.rotate(-(round - 1) % base.size)
+      end
+    end
+
+    # How many of `minimum` repeats epoch e (1-based) of `epochs` takes.
+    def self.rounds_in_epoch(minimum, epochs, epoch)
+      (minimum / epochs) + (epoch <= minimum % epochs ? 1 : 0)
+    end
+
+    private
+
+    def seed_for(cells, round)
+      key = cells.map(&:index).join(",")
+      ((seed * 1_000_003) + (round * 7919) + key.sum) % (2**31)
+    end
+  end
+end

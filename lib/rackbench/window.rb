@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+module Rackbench
+  # One measured load window on a running deployment: drain, then the engine
+  # run while the Sampler reads the server tree and Noise reads the rest of
+  # the machine. Returns the pieces of a Measurement::Repeat; stores nothing.
+  # Created by the Runner for every repeat (and usable by anything that needs
+  # one measured window: tune, probes).
+  #
+  #   window = Window.new(engine: engine, supervisor: supervisor, pinning: pinning)
+  #   repeat = window.measure(deployment, load, dir: cell_dir, drain: drain, service_pids: [])
+  class Window
+    attr_reader :engine
+
+    def initialize(engine:, supervisor:, pinning:)
+      @engine = engine
+      @supervisor = supervisor
+      @pinning = pinning
+    end
+
+    # Raises ServiceError when the server died, stalled or never drained.
+    def measure(deployment, load, dir:, drain: nil, service_pids: [], log_name: nil)
+      drain_s = drain&.wait
+      services = Sampler.new(root_pids: service_pids)
+      services_before = services.take
+      noise = Noise.new(cpus: measured_cpus).start
+      sampler = Sampler.new(root_pids: deployment.pids).start
+      begin
+        result = @engine.run(load, supervisor: @supervisor, dir: dir, cpus: @pinning.client_cpus,
+                                   log_name: log_name || "#{@engine.name}.out")
+      ensure
+        samples = sampler.stop
+      end
+      server_cpu_s = samples.last.cpu_s - samples.first.cpu_s
+      noise_h = noise.stop(known_cpu_s: server_cpu_s + (services.take.cpu_s - services_before.cpu_s))
+      check!(deployment, result)
+      measured_from_s = @engine.warmup_in_run? ? load.warmup_s.to_f : 0
+      Measurement::Repeat.new(result: result, noise: noise_h, drain_s: drain_s&.round(3),
+                              resources: Sampler.summarize(samples.select { |s| s.t_s >= measured_from_s }),
+                              started_at: Time.now.utc.iso8601(3))
+    end
+
+    private
+
+    def measured_cpus
+      @pinning.enabled? ? (@pinning.server_cpus + @pinning.client_cpus) : nil
+    end
+
+    def check!(deployment, result)
+      if (dead = deployment.dead_child)
+        raise ServiceError.new("#{dead.name} exited during the load (#{dead.status.inspect})", log_tail: dead.log_tail)
+      end
+      return if result.requests.to_i.positive?
+
+      raise ServiceError, "no request completed in the measured #{result.duration_s} s " \
+                          "(#{result.error_count} errors): the server stalled, or the window is shorter than one response"
+    end
+  end
+end

@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+
+module Rackbench
+  # rackbench compare and run --baseline, on runs of a real puma. The
+  # endpoints are sleeps, whose throughput a busy machine barely moves: 4
+  # threads at 4 clients serve 40 req/s on 100 ms sleeps and 10 on 400 ms.
+  class CompareTest < Minitest::Test
+    def run_with(path, extra_args = [])
+      suite = write_suite({ "endpoints" => [{ "name" => "work", "path" => path }], "concurrency" => [4],
+                            "engine" => "native", "duration_s" => 1, "warmup_s" => 0.2, "repeats" => 3,
+                            "servers" => [{ "server" => "puma", "threads" => 4 }] }, "suite-#{path.tr("/", "-")}.yml")
+      status, out, err = run_cli("run", "--results", tmpdir, *extra_args, suite)
+      [status, out, err]
+    end
+
+    def last_run_id
+      store = Store.new(tmpdir)
+      store.run["id"]
+    ensure
+      store&.close
+    end
+
+    def test_a_four_times_slower_endpoint_is_a_regression_and_two_alike_runs_are_not
+      status, out, err = run_with("/sleep/100")
+      assert_equal 0, status, "#{out}\n#{err}"
+      baseline = last_run_id
+      run_with("/sleep/100")
+      same = last_run_id
+      run_with("/sleep/400")
+      slower = last_run_id
+
+      status, out, = run_cli("compare", baseline.to_s, slower.to_s, "--results", tmpdir)
+      assert_equal 1, status, out
+      assert_match(/puma x0:4\s+work\s+4 .* -[78]\d\.\d % \[.*regressed/, out)
+
+      status, out, = run_cli("compare", baseline.to_s, same.to_s, "--results", tmpdir, "--threshold", "0.25")
+      assert_equal 0, status, out
+      assert_match "No significant regression.", out
+
+      _, json, = run_cli("compare", baseline.to_s, slower.to_s, "--results", tmpdir, "--format", "json")
+      data = JSON.parse(json)
+      assert data["regressed"]
+      assert_equal "regressed", data["cells"][0]["outcome"]
+      assert_nothing_left
+    end
+
+    def test_run_with_a_baseline_prints_the_comparison_and_fails_on_a_regression
+      run_with("/sleep/100")
+      baseline = last_run_id
+      status, out, = run_with("/sleep/400", ["--baseline", baseline.to_s])
+      assert_equal 1, status, out
+      assert_match "against baseline run #{baseline}", out
+      assert_match "REGRESSED", out
+      assert_nothing_left
+    end
+
+    def test_compare_needs_two_runs_with_cells_in_common
+      status, _, err = run_cli("compare", "1", "--results", tmpdir)
+      assert_equal 2, status
+      assert_match "compare needs two run ids", err
+    end
+  end
+end

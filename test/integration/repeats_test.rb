@@ -1,0 +1,78 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # The Runner's measurement model with real servers: repeats over fresh
+  # deployments in interleaved rounds, the drain before each window, and a
+  # server that never drains failing its cell with the reason.
+  class RepeatsTest < Minitest::Test
+    def run_suite(extra)
+      store = Store.new(tmpdir)
+      run_id = Runner.new(Suite.load(write_suite({ "engine" => "native" }.merge(extra))), store: store).run
+      [store.run(run_id), store.measurements(run_id)]
+    ensure
+      store&.close
+    end
+
+    def write_app(body)
+      path = File.join(tmpdir, "config.ru")
+      File.write(path, body)
+      path
+    end
+
+    def test_repeats_span_two_deployments_in_alternating_rounds_with_the_seed_recorded
+      run, cells = run_suite("duration_s" => 0.5, "warmup_s" => 0.2, "repeats" => 3, "deployments" => 2, "seed" => 5,
+                             "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "webrick" }])
+      assert_equal 5, run["settings"]["seed"]
+      assert_equal(%w[ok ok], cells.map(&:status))
+      cells.each do |m|
+        assert_equal [1, 2, 3], m.repeats.map(&:index)
+        assert_equal [1, 1, 2], m.repeats.map(&:deployment), "two repeats on the first deployment, one on a fresh one"
+        assert_equal [1, 2, 3], m.repeats.map(&:round)
+        assert m.requests_per_s_ci, "three repeats give an interval"
+        m.repeats.each { |r| assert_kind_of Hash, r.noise, "each repeat measured the rest of the machine" }
+      end
+      assert Comparison.new(*cells).paired?, "rounds measured alternately pair up"
+      assert_nothing_left
+    end
+
+    def test_auto_repeats_stop_at_the_cap_when_the_precision_is_out_of_reach
+      _run, cells = run_suite("duration_s" => 0.3, "warmup_s" => 0, "repeats" => "auto", "min_repeats" => 3,
+                              "max_repeats" => 4, "precision" => 0.0001, "deployments" => 1)
+      assert_equal 4, cells.first.repeats.size
+      assert(cells.first.warnings.any? { |w| w.kind == "spread" }, "an imprecise cell says so")
+    end
+
+    def test_a_server_still_busy_after_the_load_is_waited_for_before_the_next_window
+      # One request at a time, 300 ms each: 6 clients leave a queue behind when a window ends.
+      app = write_app(<<~RUBY)
+        lock = Mutex.new
+        run lambda { |env|
+          lock.synchronize { sleep 0.3 } unless env["PATH_INFO"] == "/hello"
+          [200, { "content-type" => "text/plain" }, ["hello world"]]
+        }
+      RUBY
+      _run, cells = run_suite("app" => app, "endpoints" => ["/slow"], "concurrency" => [6], "duration_s" => 0.5,
+                              "warmup_s" => 0, "repeats" => 2, "timeout_s" => 5, "servers" => [{ "server" => "puma", "threads" => 8 }])
+      m = cells.first
+      assert_equal "ok", m.status, m.reason
+      assert_operator m.repeats[1].drain_s, :>=, 0.3, "the second window waited for the first one's queue"
+    end
+
+    def test_a_server_that_never_goes_idle_fails_its_cell_with_the_reason
+      app = write_app(<<~RUBY)
+        spinning = false
+        run lambda { |_env|
+          (spinning = true) && Thread.new { loop { 1 + 1 } } unless spinning
+          [200, { "content-type" => "text/plain" }, ["hello world"]]
+        }
+      RUBY
+      _run, cells = run_suite("app" => app, "endpoints" => ["/spin"], "duration_s" => 0.3, "warmup_s" => 0,
+                              "drain_timeout_s" => 1.5, "servers" => [{ "server" => "puma", "threads" => 2 }])
+      assert_equal "failed", cells.first.status
+      assert_match(/did not drain within 1.5 s: its CPU was \d+ % busy/, cells.first.reason)
+      assert_nothing_left
+    end
+  end
+end

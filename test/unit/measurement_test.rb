@@ -1,0 +1,69 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require_relative "../reports/seed_fixtures"
+
+module Rackbench
+  class MeasurementTest < Minitest::Test
+    include SeedFixtures
+
+    def repeat_with(index:, rps:, histogram: [[1000, 10]], resources: { "pss_max_bytes" => 10 * 1_048_576 }, noise: nil,
+                    warnings: [], errors: {})
+      result = Result.new(engine: "native", requests: 10, duration_s: 10 / rps, requests_per_s: rps, histogram: histogram,
+                          warnings: warnings, errors: errors)
+      Measurement::Repeat.new(index: index, deployment: 1, round: index, result: result, resources: resources, noise: noise)
+    end
+
+    def measurement(repeats) = Measurement.new({ "label" => "puma", "status" => "ok" }, repeats)
+
+    def test_throughput_is_the_median_of_the_repeats
+      m = measurement([repeat_with(index: 1, rps: 90.0), repeat_with(index: 2, rps: 130.0), repeat_with(index: 3, rps: 100.0)])
+      assert_equal 100.0, m.requests_per_s
+      assert_equal [90.0, 130.0], m.requests_per_s_ci.to_a
+    end
+
+    def test_latency_percentiles_come_from_the_merged_histogram_of_all_repeats
+      m = measurement([repeat_with(index: 1, rps: 1.0, histogram: [[1000, 98], [50_000, 2]]),
+                       repeat_with(index: 2, rps: 1.0, histogram: [[2000, 100]])])
+      assert_equal 2.0, m.latency_ms(50), "half of the 200 latencies are at or below 2 ms"
+      assert_equal 2.0, m.latency_ms(99)
+      assert_equal 50.0, m.latency_ms(100)
+    end
+
+    def test_errors_add_up_over_repeats_and_count_against_attempts
+      m = measurement([repeat_with(index: 1, rps: 1.0, errors: { "timeout" => 2 }),
+                       repeat_with(index: 2, rps: 1.0, errors: { "status" => 3 })])
+      assert_equal 5, m.errors
+      assert_equal 22, m.attempted, "timeouts are attempts without a response; 5xx responses are among the 20"
+      assert_equal "5/22", m.errors_n_tot
+    end
+
+    def test_memory_is_labelled_rss_when_a_repeat_could_not_read_pss
+      m = measurement([repeat_with(index: 1, rps: 1.0),
+                       repeat_with(index: 2, rps: 1.0, resources: { "rss_max_bytes" => 30 * 1_048_576 })])
+      assert_equal "RSS", m.memory_kind
+      assert_equal 30.0, m.memory_mb
+      assert(m.warnings.any? { |w| w.kind == "memory" })
+    end
+
+    def test_other_processes_on_the_measured_cpus_become_a_warning_with_advice
+      busy = { "other_cpu_share" => 0.35, "steal_share" => 0.0 }
+      m = measurement([repeat_with(index: 1, rps: 1.0, noise: busy), repeat_with(index: 2, rps: 1.0, noise: busy)])
+      warning = m.warnings.find { |w| w.kind == "noise" }
+      assert_match "other processes used 35 %", warning.message
+      assert_match "re-run on a quiet machine", warning.advice
+    end
+
+    def test_an_engine_warning_says_in_how_many_repeats_it_came
+      m = measurement([repeat_with(index: 1, rps: 1.0, warnings: ["client CPU saturated"]), repeat_with(index: 2, rps: 1.0)])
+      assert_equal ["client CPU saturated (in 1 of 2 repeats)"], m.warnings.select { |w| w.kind == "engine" }.map(&:message)
+    end
+
+    def test_a_failed_cell_has_no_figures
+      m = Measurement.new({ "label" => "thin", "status" => "failed", "reason" => "crashed" }, [])
+      refute m.ok?
+      assert_nil m.requests_per_s
+      assert_empty m.warnings
+    end
+  end
+end

@@ -1,0 +1,86 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  class StatsTest < Minitest::Test
+    def test_the_median_of_an_odd_and_an_even_count
+      assert_equal 2.0, Stats.median([3.0, 1.0, 2.0])
+      assert_equal 2.5, Stats.median([4.0, 1.0, 2.0, 3.0])
+    end
+
+    def test_quantiles_interpolate_between_order_statistics_like_r_type_7
+      sorted = [1.0, 2.0, 3.0, 4.0, 5.0]
+      assert_equal 1.0, Stats.quantile(sorted, 0)
+      assert_equal 5.0, Stats.quantile(sorted, 1)
+      assert_in_delta 1.4, Stats.quantile(sorted, 0.1), 1e-12
+      assert_in_delta 4.6, Stats.quantile(sorted, 0.9), 1e-12
+    end
+
+    def test_the_coefficient_of_variation_uses_the_sample_standard_deviation
+      # mean 5, sample variance ((3^2 + 0 + 3^2) / 2) = 9, sd 3
+      assert_in_delta 3.0, Stats.stddev([2.0, 5.0, 8.0]), 1e-12
+      assert_in_delta 0.6, Stats.cv([2.0, 5.0, 8.0]), 1e-12
+      assert_equal 0.0, Stats.stddev([7.0])
+    end
+
+    def test_a_bootstrap_interval_of_identical_values_has_no_width
+      ci = Stats.bootstrap_ci([5.0, 5.0, 5.0])
+      assert_equal [5.0, 5.0], ci.to_a
+      assert_equal 0.0, ci.half_width_share
+    end
+
+    def test_one_value_has_no_interval
+      assert_nil Stats.bootstrap_ci([5.0])
+    end
+
+    def test_the_bootstrap_is_repeatable_with_its_seed_and_brackets_the_median
+      values = [98.0, 101.0, 103.0, 97.0, 100.0, 104.0, 99.0]
+      a = Stats.bootstrap_ci(values)
+      b = Stats.bootstrap_ci(values)
+      assert_equal a.to_a, b.to_a
+      assert_equal 100.0, a.estimate
+      assert_operator a.low, :<=, 100.0
+      assert_operator a.high, :>=, 100.0
+      assert_operator a.low, :>=, 97.0
+      assert_operator a.high, :<=, 104.0
+    end
+
+    def test_with_three_values_the_percentile_bootstrap_of_the_median_is_their_range
+      # The median of a resample of 3 is the smallest value with probability
+      # 7/27 (> 2.5 %), so the 95 % interval runs from the smallest to the largest.
+      assert_equal [1.0, 3.0], Stats.bootstrap_ci([1.0, 2.0, 3.0]).to_a
+    end
+
+    def test_a_paired_ratio_cancels_drift_shared_by_each_pair
+      a = [100.0, 200.0, 150.0, 120.0]
+      b = a.map { |x| x / 2 }
+      paired = Stats.ratio_ci(a, b, paired: true)
+      assert_equal [2.0, 2.0], paired.to_a, "every pair is exactly 2x"
+      unpaired = Stats.ratio_ci(a, b)
+      assert_operator unpaired.high - unpaired.low, :>, 0.5, "without pairing the drift widens the interval"
+    end
+
+    def test_which_side_of_one_an_interval_lies_on
+      interval = ->(lo, hi) { Stats::Interval.new(lo, hi, (lo + hi) / 2, 0.95) }
+      assert_equal :above, Stats.side_of_one(interval.call(1.1, 1.3))
+      assert_equal :below, Stats.side_of_one(interval.call(0.7, 0.9))
+      assert_equal :contains, Stats.side_of_one(interval.call(0.95, 1.02))
+      assert_in_delta 0.05, Stats.reach_from_one(interval.call(0.95, 1.02)), 1e-12
+    end
+
+    def test_histograms_merge_exactly_bucket_by_bucket
+      merged = Stats.merge_histograms([[[100, 2], [200, 1]], [[50, 1], [200, 3]]])
+      assert_equal [[50, 1], [100, 2], [200, 4]], merged
+    end
+
+    def test_histogram_percentiles_take_the_smallest_value_covering_the_share
+      buckets = [[10, 50], [20, 40], [30, 9], [40, 1]]
+      assert_equal 10, Stats.histogram_percentile(buckets, 50)
+      assert_equal 20, Stats.histogram_percentile(buckets, 90)
+      assert_equal 30, Stats.histogram_percentile(buckets, 99)
+      assert_equal 40, Stats.histogram_percentile(buckets, 100)
+      assert_in_delta 16.1, Stats.histogram_mean(buckets), 1e-12
+    end
+  end
+end
