@@ -29,7 +29,13 @@ module Rackbench
       "name" => [String, nil],
       "description" => [String, ""],
       "app" => [String, "rack"],
+      # The app's own needs (OwnApp): env vars of every server, commands run
+      # once before the first deployment, the path that answers once it is ready.
+      "env" => [Hash, {}],
+      "setup" => [Array, nil],
+      "ready_path" => [String, nil],
       "endpoints" => [Array, nil],
+      "mix" => [Array, nil],
       "concurrency" => [Array, [10]],
       "duration_s" => [Numeric, 2],
       "warmup_s" => [Numeric, 1],
@@ -103,9 +109,14 @@ module Rackbench
     def [](key) = @data[key]
     def name = @data["name"] || File.basename(path, ".yml")
 
-    # [{"name"=>, "path"=>, "expect_status"=>, "expect_body"=>}]
+    # [{"name"=>, "path"=>, "expect_status"=>, "expect_body"=>, "method"=>, ...}],
+    # then the mix (see Traffic) when the suite has one.
     def endpoints
-      @data["endpoints"].map { |e| e.is_a?(String) ? { "name" => e, "path" => e } : { "name" => e["path"] }.merge(e) }
+      listed = @data["endpoints"].map { |e| e.is_a?(String) ? { "name" => e, "path" => e } : { "name" => e["path"] }.merge(e) }
+      return listed unless @data["mix"]
+
+      members = @data["mix"].map { |m| { "endpoint" => listed.find { |e| [e["name"], e["path"]].include?(m["endpoint"]) }, "weight" => m["weight"] } }
+      listed + [{ "name" => Traffic::MIX_NAME, "path" => members.first["endpoint"]["path"], "mix" => members }]
     end
 
     def server_configs = @data["servers"]
@@ -164,6 +175,7 @@ module Rackbench
         path.is_a?(String) && path.start_with?("/") ? nil : "must be a path starting with / (or {path: ...})"
       end
       validate_endpoint_levels
+      validate_own_app
       validate_servers
       validate_services
       validate_engine
@@ -226,6 +238,36 @@ module Rackbench
         levels = e["concurrency"]
         ok = levels.is_a?(Array) && levels.all? { |c| c.is_a?(Integer) && c.positive? }
         raise error(["endpoints", i, "concurrency"], "must be a list of whole numbers > 0, got #{levels.inspect}") unless ok
+      end
+    end
+
+    # env: scalar values; setup: commands; ready_path: a path; endpoints: real
+    # requests (Request.problem); mix: weights of the suite's endpoints.
+    def validate_own_app
+      (@data["env"] || {}).each do |k, v|
+        raise error(["env", k], "must be a string or number, got #{v.inspect}") if v.is_a?(Hash) || v.is_a?(Array) || v.nil?
+      end
+      validate_list("setup") { |c| c.is_a?(String) && !c.strip.empty? ? nil : "must be a command (a string)" }
+      if @data["ready_path"] && !@data["ready_path"].start_with?("/")
+        raise error(["ready_path"], "must be a path starting with /, got #{@data["ready_path"].inspect}")
+      end
+      @data["endpoints"].each_with_index do |e, i|
+        msg = Request.problem(e)
+        raise error(["endpoints", i, (e.keys & Request::KEYS).first || "path"], msg) if msg
+      end
+      validate_mix
+    end
+
+    def validate_mix
+      known = @data["endpoints"].flat_map { |e| e.is_a?(Hash) ? [e["name"], e["path"]] : [e] }.compact
+      raise error(["endpoints"], "an endpoint cannot be named #{Traffic::MIX_NAME.inspect} (the mix is)") if known.include?(Traffic::MIX_NAME)
+
+      validate_list("mix") do |m|
+        next "must be a mapping like {endpoint: /, weight: 80}" unless m.is_a?(Hash)
+        next "unknown key #{(m.keys - %w[endpoint weight]).first.inspect} (it takes endpoint, weight)" unless (m.keys - %w[endpoint weight]).empty?
+        next "endpoint must be one of the suite's endpoints (#{known.uniq.join(", ")})" unless known.include?(m["endpoint"])
+
+        m["weight"].is_a?(Integer) && m["weight"].positive? ? nil : "weight must be a whole number > 0"
       end
     end
 
