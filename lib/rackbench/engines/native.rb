@@ -65,7 +65,7 @@ module Rackbench
           errors: data.fetch("errors").merge("status" => non_success(status_counts)),
           status_counts: status_counts, reconnects: data.fetch("reconnects"),
           series: data.fetch("series"), histogram: data.fetch("histogram"),
-          warnings: data.fetch("warnings"), command: argv, raw: output
+          warnings: data.fetch("warnings"), command: argv, raw: output, endpoints: data["endpoints"]
         )
       rescue JSON::ParserError, KeyError => e
         raise ServiceError.new("rackbench-load printed unreadable JSON: #{e.message}", log_tail: output.lines.last(5).join)
