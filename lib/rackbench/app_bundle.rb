@@ -80,7 +80,7 @@ module Rackbench
 
     # The Ruby the app asks for (Gemfile.lock's RUBY VERSION), else the one that runs it.
     def ruby_version
-      File.file?(lockfile) && File.read(lockfile)[/^RUBY VERSION\n\s+ruby (\S+)/, 1] || RUBY_VERSION
+      (File.file?(lockfile) && File.read(lockfile)[/^RUBY VERSION\n\s+ruby (\d[\d.]*)/, 1]) || RUBY_VERSION
     end
 
     def lock_sha256 = File.file?(lockfile) ? Digest::SHA256.file(lockfile).hexdigest : nil

@@ -29,10 +29,24 @@ module Rackbench
 
       bodies = entry.keys & %w[body json form]
       return "takes one of body, json or form, got #{bodies.join(" and ")}" if bodies.size > 1
-      return "method must be an HTTP method such as POST, got #{entry["method"].inspect}" if entry.key?("method") && !METHOD.match?(entry["method"].to_s)
+
+      shape_problem(entry) || ids_problem(entry)
+    end
+
+    def self.shape_problem(entry)
+      if entry.key?("method") && !METHOD.match?(entry["method"].to_s)
+        return "method must be an HTTP method such as POST, got #{entry["method"].inspect}"
+      end
       return "headers must be a mapping like {Cookie: \"a=b\"}" if entry.key?("headers") && !entry["headers"].is_a?(Hash)
-      return "body must be a string (use json: or form: for structured bodies)" if entry.key?("body") && !entry["body"].is_a?(String)
+      if entry.key?("body") && !entry["body"].is_a?(String)
+        return "body must be a string (use json: or form: for structured bodies)"
+      end
       return "form must be a mapping of fields" if entry.key?("form") && !entry["form"].is_a?(Hash)
+
+      nil
+    end
+
+    def self.ids_problem(entry)
       return nil unless entry.key?("ids")
       return "ids must be a non-empty list" unless entry["ids"].is_a?(Array) && entry["ids"].any?
 

@@ -162,15 +162,11 @@ module Rackbench
       live = live_for(cell, epoch) or return
       traffic = Traffic.new(cell.endpoint)
       target = live.deployment.target(traffic.path)
-      unless live.verified[cell.endpoint["name"]]
-        traffic.members.each do |m|
-          verify(m.request, live.deployment.target(m.request.path), live.deployment, cell.server_config["app"] || suite["app"])
-        end
-        live.verified[cell.endpoint["name"]] = true
-      end
+      verify_traffic(traffic, cell, live)
       live.drain ||= Drain.new(live.deployment, path: drain_path(cell), timeout_s: suite["drain_timeout_s"]).calibrate
       first = !live.warmed.include?(cell.index)
-      load = load_for(target, cell, traffic, warmup_s: first ? suite["warmup_s"].to_f : [suite["warmup_s"].to_f, SHORT_WARMUP_S].min)
+      warmup_s = first ? suite["warmup_s"].to_f : [suite["warmup_s"].to_f, SHORT_WARMUP_S].min
+      load = load_for(target, cell, traffic, warmup_s: warmup_s)
       cell_dir = File.join(live.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
       n = state.repeats.size + 1
       warm_up(load, live, cell_dir) if first
@@ -260,6 +256,16 @@ module Rackbench
     # Every endpoint is requested once and checked before it is measured:
     # against the suite's expect_status/expect_body, or else, for a bundled
     # app, against the catalogue's expected answer (Apps.expectation).
+    # Each request of the cell's traffic (a mix: each member), once per deployment.
+    def verify_traffic(traffic, cell, live)
+      return if live.verified[cell.endpoint["name"]]
+
+      traffic.members.each do |m|
+        verify(m.request, live.deployment.target(m.request.path), live.deployment, cell.server_config["app"] || suite["app"])
+      end
+      live.verified[cell.endpoint["name"]] = true
+    end
+
     # The endpoint's Request (method, headers, body) is sent as the load will send it.
     def verify(request, target, deployment, app = suite["app"])
       status, headers, body = request.perform(target, timeout_s: suite["timeout_s"])

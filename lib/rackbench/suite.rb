@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "psych"
+require_relative "suite/own_app_keys"
 
 module Rackbench
   # A suite file, read and validated. Errors name the file, the line and the key.
@@ -22,6 +23,8 @@ module Rackbench
   # appears (the suite, its endpoints, its server entries). What changed is kept
   # in data["scaled"], so every output can say what was scaled.
   class Suite
+    include OwnAppKeys
+
     BUILTIN_DIR = File.join(__dir__, "suites")
 
     # key => [check, default]
@@ -115,7 +118,11 @@ module Rackbench
       listed = @data["endpoints"].map { |e| e.is_a?(String) ? { "name" => e, "path" => e } : { "name" => e["path"] }.merge(e) }
       return listed unless @data["mix"]
 
-      members = @data["mix"].map { |m| { "endpoint" => listed.find { |e| [e["name"], e["path"]].include?(m["endpoint"]) }, "weight" => m["weight"] } }
+      members = @data["mix"].map do |m|
+        { "endpoint" => listed.find do |e|
+                          [e["name"], e["path"]].include?(m["endpoint"])
+                        end, "weight" => m["weight"] }
+      end
       listed + [{ "name" => Traffic::MIX_NAME, "path" => members.first["endpoint"]["path"], "mix" => members }]
     end
 
@@ -205,6 +212,7 @@ module Rackbench
       if drain_path && !drain_path.start_with?("/")
         raise error(where + ["drain_path"], "must be a path starting with /, got #{drain_path.inspect}")
       end
+
       max_cell_s = data["max_cell_s"]
       raise error(where + ["max_cell_s"], "must be > 0, got #{max_cell_s.inspect}") if max_cell_s && !max_cell_s.positive?
     end
@@ -238,36 +246,6 @@ module Rackbench
         levels = e["concurrency"]
         ok = levels.is_a?(Array) && levels.all? { |c| c.is_a?(Integer) && c.positive? }
         raise error(["endpoints", i, "concurrency"], "must be a list of whole numbers > 0, got #{levels.inspect}") unless ok
-      end
-    end
-
-    # env: scalar values; setup: commands; ready_path: a path; endpoints: real
-    # requests (Request.problem); mix: weights of the suite's endpoints.
-    def validate_own_app
-      (@data["env"] || {}).each do |k, v|
-        raise error(["env", k], "must be a string or number, got #{v.inspect}") if v.is_a?(Hash) || v.is_a?(Array) || v.nil?
-      end
-      validate_list("setup") { |c| c.is_a?(String) && !c.strip.empty? ? nil : "must be a command (a string)" }
-      if @data["ready_path"] && !@data["ready_path"].start_with?("/")
-        raise error(["ready_path"], "must be a path starting with /, got #{@data["ready_path"].inspect}")
-      end
-      @data["endpoints"].each_with_index do |e, i|
-        msg = Request.problem(e)
-        raise error(["endpoints", i, (e.keys & Request::KEYS).first || "path"], msg) if msg
-      end
-      validate_mix
-    end
-
-    def validate_mix
-      known = @data["endpoints"].flat_map { |e| e.is_a?(Hash) ? [e["name"], e["path"]] : [e] }.compact
-      raise error(["endpoints"], "an endpoint cannot be named #{Traffic::MIX_NAME.inspect} (the mix is)") if known.include?(Traffic::MIX_NAME)
-
-      validate_list("mix") do |m|
-        next "must be a mapping like {endpoint: /, weight: 80}" unless m.is_a?(Hash)
-        next "unknown key #{(m.keys - %w[endpoint weight]).first.inspect} (it takes endpoint, weight)" unless (m.keys - %w[endpoint weight]).empty?
-        next "endpoint must be one of the suite's endpoints (#{known.uniq.join(", ")})" unless known.include?(m["endpoint"])
-
-        m["weight"].is_a?(Integer) && m["weight"].positive? ? nil : "weight must be a whole number > 0"
       end
     end
 

@@ -60,8 +60,8 @@ module Rackbench
 
       def validate!(load)
         if load.traffic && !load.traffic.plain? && !supports_requests?
-          raise ConfigError, "engine #{name} sends plain GETs only; #{load.traffic.mix? ? "a mix" : "methods, headers, bodies and checks"} " \
-                             "need engine: native"
+          what = load.traffic.mix? ? "a mix" : "methods, headers, bodies and checks"
+          raise ConfigError, "engine #{name} sends plain GETs only; #{what} need engine: native"
         end
         if load.target.unix? && !supports_unix?
           raise ConfigError,
