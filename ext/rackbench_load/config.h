@@ -31,6 +31,7 @@ typedef struct config {
     double rate_per_s;          /* 0: closed loop; > 0: open loop, total rate */
     uint64_t timeout_ns;
     uint64_t requests_limit;    /* -n: stop after this many counted; 0: none */
+    uint64_t stall_ns;          /* -n alone: end the run after this long without a response */
     uint64_t interval_ns;       /* time-series interval */
     const char *method;
     const char *body;

@@ -25,12 +25,14 @@
 #include "net.h"
 #include "output.h"
 #include "request.h"
+#include "schedule.h"
 #include "units.h"
 #include "worker.h"
 
 #define MAIN_VERSION "0.1.0"
 #define MAIN_SPARE_FDS 64
 #define MAIN_MAX_THREADS 256
+#define MAIN_OPT_STALL_TIMEOUT 1001 /* long options without a letter */
 
 static const char main_usage[] =
     "Usage: rackbench-load [options] URL\n"
@@ -42,6 +44,8 @@ static const char main_usage[] =
     "  -R, --rate R           open loop at R requests/s in total (latency from scheduled send)\n"
     "      --timeout T        a request without a full response after T is a timeout (default 2s)\n"
     "  -n, --requests N       stop after N counted requests\n"
+    "      --stall-timeout T  with -n and no -d: end the run after T without a response\n"
+    "                         (default twice --timeout, at least 10s)\n"
     "      --interval T       time-series interval (default 1s)\n"
     "  -H, --header 'N: V'    add a request header (repeatable)\n"
     "  -m, --method M         request method (default GET)\n"
@@ -142,6 +146,7 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         {"rate", required_argument, NULL, 'R'},
         {"timeout", required_argument, NULL, 'T'},
         {"requests", required_argument, NULL, 'n'},
+        {"stall-timeout", required_argument, NULL, MAIN_OPT_STALL_TIMEOUT},
         {"interval", required_argument, NULL, 'I'},
         {"header", required_argument, NULL, 'H'},
         {"method", required_argument, NULL, 'm'},
@@ -195,6 +200,7 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         }
         case 'T': cfg->timeout_ns = main_duration("--timeout", optarg); break;
         case 'n': cfg->requests_limit = main_count("-n", optarg, 1); break;
+        case MAIN_OPT_STALL_TIMEOUT: cfg->stall_ns = main_duration("--stall-timeout", optarg); break;
         case 'I': cfg->interval_ns = main_duration("--interval", optarg); break;
         case 'H':
             if (!strchr(optarg, ':') || strpbrk(optarg, "\r\n") || optarg[0] == ':')
@@ -252,6 +258,7 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         main_die("--timeout and --interval must be above 0");
     if (!duration_set)
         cfg->duration_ns = cfg->requests_limit ? UINT64_MAX : CONFIG_DEFAULT_DURATION_NS;
+    cfg->stall_ns = schedule_stall_ns(cfg->timeout_ns, cfg->stall_ns);
     if (cfg->duration_ns == 0)
         main_die("-d must be above 0");
     cfg->head_request = strcmp(cfg->method, "HEAD") == 0;

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "schedule.h"
 #include "units.h"
 
 #define WORKER_READ_BUFFER_BYTES 65536
@@ -88,6 +89,8 @@ typedef struct worker {
     uint64_t sched_index;
     uint64_t sched_next_ns;
     uint64_t timer_at_ns;
+    uint64_t stopped_ns;    /* when this thread's loop ended */
+    uint64_t progress_published_ns; /* last response time this thread published */
     conn_t **idle;
     size_t idle_count;
     double cpu_s;
@@ -98,6 +101,8 @@ typedef struct worker {
 static atomic_int worker_stopping;
 static atomic_ullong worker_stop_ns;
 static atomic_ullong worker_counted;
+static atomic_ullong worker_progress_ns; /* last complete response of any thread (to within a tick) */
+static atomic_int worker_stalled;
 static int worker_timer_tag;
 
 static uint64_t worker_now_ns(void)
@@ -236,7 +241,7 @@ static int worker_take_due(worker_t *w, uint64_t now, uint64_t *scheduled)
         return 0;
     *scheduled = w->sched_next_ns;
     w->sched_index++;
-    w->sched_next_ns = w->start_ns + (uint64_t)((double)w->sched_index * w->sched_interval_ns);
+    w->sched_next_ns = schedule_slot_ns(w->start_ns, w->sched_interval_ns, w->sched_index);
     return 1;
 }
 
@@ -365,15 +370,20 @@ static void conn_send(conn_t *c, uint64_t now)
 static void conn_complete(conn_t *c, uint64_t now, int extra_bytes)
 {
     worker_t *w = c->w;
+    if (now - w->progress_published_ns >= WORKER_TICK_NS) {
+        atomic_store_explicit(&worker_progress_ns, now, memory_order_relaxed);
+        w->progress_published_ns = now;
+    }
+    if (extra_bytes) {
+        /* bytes beyond the response's end (e.g. a body longer than its
+           Content-Length): a malformed response, not also a success */
+        conn_fail(c, ERR_MALFORMED, now);
+        return;
+    }
     if (!worker_record(w, c, now))
         return;
     c->served++;
     c->has_request = 0;
-    if (extra_bytes) {
-        /* bytes beyond the response's end (e.g. a body longer than its Content-Length) */
-        conn_fail(c, ERR_MALFORMED, now);
-        return;
-    }
     if (!c->parser.keep_alive) {
         if (!w->open_loop)
             conn_issue(c, now);
@@ -544,6 +554,13 @@ static void *worker_main(void *arg)
         if (now >= w->next_tick_ns) {
             worker_tick(w, now);
             w->next_tick_ns = now + WORKER_TICK_NS;
+            if (w->end_ns == UINT64_MAX &&
+                schedule_stalled(atomic_load_explicit(&worker_progress_ns, memory_order_relaxed), now,
+                                 w->cfg->stall_ns)) {
+                atomic_store(&worker_stalled, 1); /* -n alone and a stalled server: the deadline ends the run */
+                worker_stop();
+                break;
+            }
         }
         if (w->open_loop)
             worker_dispatch(w, now);
@@ -581,6 +598,7 @@ static void *worker_main(void *arg)
         }
     }
 
+    w->stopped_ns = now < w->end_ns ? now : w->end_ns;
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) == 0) {
         w->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
@@ -607,6 +625,7 @@ static void worker_counts_add(worker_counts_t *dst, const worker_counts_t *src)
     dst->err_timeout += src->err_timeout;
     dst->err_malformed += src->err_malformed;
     dst->err_check += src->err_check;
+    dst->unsent += src->unsent;
     for (int i = 0; i < WORKER_STATUS_CODES; i++)
         dst->status[i] += src->status[i];
 }
@@ -699,6 +718,7 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
     }
     atomic_store(&worker_stopping, 0);
     atomic_store(&worker_counted, 0);
+    atomic_store(&worker_stalled, 0);
 
     int rc = 0;
     int setup_count = 0;
@@ -715,6 +735,7 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
     }
 
     uint64_t start = worker_now_ns();
+    atomic_store(&worker_progress_ns, start);
     uint64_t measure = start + cfg->warmup_ns;
     uint64_t end = cfg->duration_ns == UINT64_MAX ? UINT64_MAX : measure + cfg->duration_ns;
     int started = 0;
@@ -740,7 +761,9 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
         uint64_t stop = atomic_load(&worker_stop_ns);
         if (stop < finished)
             finished = stop;
-        out->interrupted = cfg->requests_limit == 0 || atomic_load(&worker_counted) < cfg->requests_limit;
+        out->stalled = atomic_load(&worker_stalled);
+        out->interrupted = !out->stalled &&
+                           (cfg->requests_limit == 0 || atomic_load(&worker_counted) < cfg->requests_limit);
     }
     if (finished > end)
         finished = end;
@@ -748,6 +771,9 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
 
     for (int t = 0; t < started; t++) {
         worker_t *w = &workers[t];
+        if (w->open_loop) /* slots due in the counted window that no connection was free to send */
+            w->counts.unsent += schedule_due_between(w->start_ns, w->sched_interval_ns, w->sched_index, w->measure_ns,
+                                                     w->stopped_ns);
         worker_counts_add(&out->counts, &w->counts);
         hist_merge(out->latency_us, w->latency_us);
         mix_stats_merge(out->endpoints, &w->mix, cfg);

@@ -39,6 +39,7 @@ typedef struct worker_counts {
     uint64_t err_timeout;   /* no complete response within --timeout (latency censored) */
     uint64_t err_malformed; /* not HTTP, or bytes after the response */
     uint64_t err_check;     /* --expect-status / --expect-body failed */
+    uint64_t unsent;        /* open loop: due in the counted window, never sent (every connection busy) */
     uint64_t status[WORKER_STATUS_CODES];
 } worker_counts_t;
 
@@ -53,6 +54,7 @@ typedef struct run_result {
     double max_thread_cpu_share; /* busiest thread's CPU time over its wall time */
     uint64_t max_rss_kb;
     int interrupted;          /* stopped by SIGINT */
+    int stalled;              /* -n alone: ended after cfg->stall_ns without a response */
 } run_result_t;
 
 /*

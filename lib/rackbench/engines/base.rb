@@ -15,9 +15,12 @@ module Rackbench
         self.keepalive = true if keepalive.nil?
       end
 
-      # How long the engine may run before the supervisor gives up on it.
+      # How long the engine may run before the supervisor gives up on it: its
+      # duration, or with a request count alone, every request taking the
+      # whole timeout one connection-round after another.
       def deadline_s
-        (duration_s || 60) + warmup_s + timeout_s + 30
+        run_s = duration_s || (requests ? requests.fdiv(concurrency).ceil * timeout_s : 60)
+        run_s + warmup_s + timeout_s + 30
       end
     end
 

@@ -62,7 +62,7 @@ module Rackbench
           engine: NAME, requests: data.fetch("requests"), duration_s: data.fetch("duration_s").round(3),
           requests_per_s: data.fetch("requests_per_s").round(2), bytes: data.fetch("bytes"),
           latency_us: data.fetch("latency_us").transform_values { |v| v.is_a?(Float) ? v.round(1) : v },
-          errors: data.fetch("errors").merge("status" => non_success(status_counts)),
+          errors: data.fetch("errors").merge("status" => non_success(status_counts)).merge(unsent(data)),
           status_counts: status_counts, reconnects: data.fetch("reconnects"),
           series: data.fetch("series"), histogram: data.fetch("histogram"),
           warnings: data.fetch("warnings"), command: argv, raw: output, endpoints: data["endpoints"]
@@ -72,6 +72,9 @@ module Rackbench
       end
 
       private
+
+      # Open loop: requests due in the window that no connection was free to send.
+      def unsent(data) = data["mode"] == "open" ? { "unsent" => data.fetch("unsent") } : {}
 
       # "2.5s" for 2.5, without a float's noise.
       def seconds(value)
