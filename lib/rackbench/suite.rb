@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "psych"
+require_relative "suite/ranges"
 
 module Rackbench
   # A suite file, read and validated. Errors name the file, the line and the key.
@@ -22,6 +23,8 @@ module Rackbench
   # appears (the suite, its endpoints, its server entries). What changed is kept
   # in data["scaled"], so every output can say what was scaled.
   class Suite
+    include Ranges
+
     BUILTIN_DIR = File.join(__dir__, "suites")
 
     # key => [check, default]
@@ -164,11 +167,13 @@ module Rackbench
         path.is_a?(String) && path.start_with?("/") ? nil : "must be a path starting with / (or {path: ...})"
       end
       validate_endpoint_levels
+      validate_port_ranges # before the adapters see a port: the error names the exact key
       validate_servers
       validate_services
       validate_engine
       validate_statistics(@data)
       %w[smoke scale].each { |block| validate_overrides(block) }
+      validate_all_ranges
     end
 
     # repeats: "auto" or a whole number >= 1; counts >= 1; 0 < precision < 1.
@@ -202,6 +207,7 @@ module Rackbench
     def validate_overrides_given(overrides)
       overrides.each { |key, value| validate_type(key, value) if KEYS.key?(key) }
       validate_statistics(overrides, ["(command line)"])
+      validate_ranges(overrides, ["(command line)"])
     end
 
     # A smoke run tests the plumbing, not the figures: one repeat on one
