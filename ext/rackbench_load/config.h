@@ -10,6 +10,8 @@
 
 #include "net.h"
 
+struct mix_endpoint;
+
 #define CONFIG_DEFAULT_CONNECTIONS 10
 #define CONFIG_DEFAULT_THREADS 1
 #define CONFIG_DEFAULT_DURATION_NS (10ULL * 1000000000ULL)
@@ -49,6 +51,9 @@ typedef struct config {
     char **requests;
     size_t *request_lens;
     int request_count;
+    /* --endpoint: a weighted mix (mix.h); 0 endpoints: the requests above */
+    struct mix_endpoint *endpoints;
+    int endpoint_count;
 } config_t;
 
 #endif

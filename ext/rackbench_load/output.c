@@ -146,6 +146,7 @@ void output_human(FILE *out, const config_t *cfg, const run_result_t *r)
             (unsigned long long)c->err_timeout, (unsigned long long)c->err_malformed,
             (unsigned long long)c->err_check);
     double secs = r->duration_s > 0 ? r->duration_s : 1;
+    mix_human(out, cfg, r->endpoints, r->duration_s);
     fprintf(out, "Requests/sec: %12.2f\n", (double)c->requests / secs);
     fprintf(out, "Transfer/sec: %12s\n", units_format_bytes(a, sizeof(a), (double)c->bytes / secs));
     fprintf(out, "Client CPU:   %.2fs user, %.2fs sys", r->user_s, r->sys_s);
@@ -269,6 +270,7 @@ void output_json(FILE *out, const config_t *cfg, const run_result_t *r)
     fprintf(out, "],\"client_cpu\":{\"user_s\":%.6f,\"sys_s\":%.6f,\"max_thread_share\":%.4f}", r->user_s, r->sys_s,
             r->max_thread_cpu_share);
     fprintf(out, ",\"max_rss_bytes\":%llu", (unsigned long long)r->max_rss_kb * 1024ULL);
+    mix_json(out, cfg, r->endpoints, secs);
     output_warnings_t w;
     output_warnings(cfg, r, &w);
     fputs(",\"warnings\":[", out);

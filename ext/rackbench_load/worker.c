@@ -61,6 +61,7 @@ typedef struct conn {
     uint64_t retry_ns;     /* CONN_CLOSED: when to connect again */
     const char *req;
     size_t req_len;
+    int endpoint;          /* the mix endpoint of the request in flight */
     size_t req_off;
     http_parser_t parser;
 } conn_t;
@@ -76,6 +77,7 @@ typedef struct worker {
     hist_t *latency_us;
     series_t series;
     worker_counts_t counts;
+    mix_worker_t mix;
     size_t path_next;
     uint64_t start_ns;
     uint64_t measure_ns;
@@ -194,7 +196,12 @@ static int worker_record(worker_t *w, conn_t *c, uint64_t now)
     int status = c->parser.status;
     if (status > 0 && status < WORKER_STATUS_CODES)
         w->counts.status[status]++;
-    if (!worker_status_expected(cfg, status) || (cfg->expect_body_len && !c->parser.expect_found)) {
+    int check_failed = cfg->endpoint_count
+                           ? mix_check_failed(cfg, c->endpoint, status, c->parser.expect_found)
+                           : !worker_status_expected(cfg, status) || (cfg->expect_body_len && !c->parser.expect_found);
+    if (cfg->endpoint_count)
+        mix_record(&w->mix, c->endpoint, latency_us, status, check_failed);
+    if (check_failed) {
         w->counts.err_check++;
         series_error(&w->series, now - w->measure_ns);
     }
@@ -210,11 +217,17 @@ static void conn_issue(conn_t *c, uint64_t start_ns)
 {
     worker_t *w = c->w;
     const config_t *cfg = w->cfg;
-    size_t i = w->path_next++;
-    if (w->path_next >= (size_t)cfg->request_count)
-        w->path_next = 0;
-    c->req = cfg->requests[i];
-    c->req_len = cfg->request_lens[i];
+    if (cfg->endpoint_count) {
+        c->endpoint = mix_pick(&w->mix, cfg, &c->req, &c->req_len);
+        http_parser_expect_body(&c->parser, cfg->endpoints[c->endpoint].expect_body,
+                                cfg->endpoints[c->endpoint].expect_body_len);
+    } else {
+        size_t i = w->path_next++;
+        if (w->path_next >= (size_t)cfg->request_count)
+            w->path_next = 0;
+        c->req = cfg->requests[i];
+        c->req_len = cfg->request_lens[i];
+    }
     c->req_off = 0;
     c->start_ns = start_ns;
     c->has_request = 1;
@@ -259,6 +272,8 @@ static void conn_ready(conn_t *c, uint64_t now)
 static void conn_fail(conn_t *c, int kind, uint64_t now)
 {
     worker_error(c->w, kind, now);
+    if (c->has_request && c->w->cfg->endpoint_count && worker_counting(c->w, now))
+        mix_error(&c->w->mix, c->endpoint);
     conn_close(c);
     c->has_request = 0;
     if (kind == ERR_CONNECT) {
@@ -627,6 +642,8 @@ static int worker_setup(worker_t *w, const config_t *cfg, size_t conn_count, dou
     w->buf = malloc(WORKER_READ_BUFFER_BYTES);
     w->latency_us = hist_new(HIST_LATENCY_HIGHEST_US, HIST_LATENCY_DIGITS);
     series_init(&w->series, cfg->interval_ns);
+    if (mix_worker_init(&w->mix, cfg) < 0)
+        return -1;
     if (!w->conns || !w->idle || !w->buf || !w->latency_us)
         return -1;
     w->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -664,6 +681,7 @@ static void worker_teardown(worker_t *w)
     free(w->buf);
     hist_free(w->latency_us);
     series_free(&w->series);
+    mix_worker_free(&w->mix, w->cfg);
 }
 
 /*
@@ -692,7 +710,8 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
     worker_t *workers = calloc((size_t)threads, sizeof(worker_t));
     out->latency_us = hist_new(HIST_LATENCY_HIGHEST_US, HIST_LATENCY_DIGITS);
     series_init(&out->series, cfg->interval_ns);
-    if (!workers || !out->latency_us) {
+    out->endpoints = mix_stats_new(cfg);
+    if (!workers || !out->latency_us || (cfg->endpoint_count && !out->endpoints)) {
         snprintf(err, err_size, "out of memory");
         free(workers);
         return -1;
@@ -757,6 +776,7 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
                                                      w->stopped_ns);
         worker_counts_add(&out->counts, &w->counts);
         hist_merge(out->latency_us, w->latency_us);
+        mix_stats_merge(out->endpoints, &w->mix, cfg);
         series_merge(&out->series, &w->series);
         double share = w->wall_s > 0 ? w->cpu_s / w->wall_s : 0;
         if (share > out->max_thread_cpu_share)

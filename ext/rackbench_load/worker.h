@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "hist.h"
+#include "mix.h"
 #include "series.h"
 
 #define WORKER_STATUS_CODES 600
@@ -45,6 +46,7 @@ typedef struct worker_counts {
 typedef struct run_result {
     worker_counts_t counts;
     hist_t *latency_us;       /* all counted latencies */
+    mix_stats_t *endpoints;   /* per endpoint of a mix (cfg->endpoint_count), or NULL */
     series_t series;
     double duration_s;        /* length of the counted window actually run */
     double user_s;            /* client CPU of the whole process */
