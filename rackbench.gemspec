@@ -17,6 +17,8 @@ Gem::Specification.new do |spec|
   spec.files = `git ls-files -z`.split("\x0").select do |f|
     f.start_with?("lib/", "exe/", "apps/", "ext/") || %w[README.md CHANGELOG.md LICENSE].include?(f)
   end
+  # The native load engine, built by `gem install` (see ext/rackbench_load/extconf.rb).
+  spec.extensions = ["ext/rackbench_load/extconf.rb"]
   spec.bindir = "exe"
   spec.executables = ["rackbench"]
   spec.require_paths = ["lib"]
