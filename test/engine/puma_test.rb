@@ -38,7 +38,7 @@ module Rackbench
       result = engine.run(load, supervisor: supervisor, dir: tmpdir)
       assert_equal "native", result.engine
       assert_operator result.requests, :>, 100
-      assert_equal 0, result.error_count
+      assert_equal 0, result.error_count, result.errors.inspect
       assert_equal result.requests, result.status_counts["200"]
       assert_in_delta 1.0, result.duration_s, 0.05
       assert_includes result.command, "--warmup"
