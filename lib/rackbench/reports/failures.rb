@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "set"
+
 module Rackbench
   module Reports
     # The cells that were not measured, stated once per server: a server that
@@ -32,10 +34,51 @@ module Rackbench
       end
 
       # A reason with the pids taken out ("exited before it was ready (exit 1)"),
-      # so the same failure in several cells reads as one.
+      # so the same failure in several cells reads as one, and paths inside the
+      # checkout made relative.
       def self.normalize(reason)
-        reason.to_s.gsub(/#<Process::Status: pid \d+ ([^>]*)>/, '\1').gsub(/\bpid \d+/, "pid").strip
+        reason.to_s.gsub(/#<Process::Status: pid \d+ ([^>]*)>/, '\1').gsub(/\bpid \d+/, "pid")
+              .gsub("#{Rackbench::ROOT}/", "").strip
       end
+
+      # Which failures a report has stated already: the first mention of a
+      # server's reason gives it, later ones point back to it. The article
+      # format states them all at its top and hands its Notes to the formats
+      # it embeds (FailureNotes#failure_notes=).
+      class Notes
+        def initialize
+          @given = Set.new
+        end
+
+        def given!(measurements) = measurements.each { |m| @given << key(m) }
+        def given?(measurement) = @given.include?(key(measurement))
+
+        # The reason (its first line) the first time, nil once given.
+        def reason(measurement)
+          return nil if given?(measurement)
+
+          @given << key(measurement)
+          Failures.normalize(measurement.reason).lines.first.to_s.strip
+        end
+
+        # "not measured: REASON" the first time, "not measured (reason above)" after.
+        def text(measurement)
+          reason = reason(measurement)
+          reason ? "not measured: #{reason}" : "not measured (reason above)"
+        end
+
+        private
+
+        def key(measurement) = [measurement.label, Failures.normalize(measurement.reason)]
+      end
+    end
+
+    # For the formats that print failed cells among measured ones (ab,
+    # three_column, article): each server's reason once per report.
+    module FailureNotes
+      attr_writer :failure_notes
+
+      def failure_notes = @failure_notes ||= Failures::Notes.new
     end
   end
 end
