@@ -79,7 +79,7 @@ module Rackbench
       assert_match "Hash was half as fast.", text
       assert_match "- Round-robin beats hash: yes, 1.86x [1.86, 1.86] (thin x3 via lighttpd rr 39.73 req/s vs thin x3 via lighttpd hash 21.41 req/s)",
                    text
-      assert_match "- mongrel, 3 instances, via lighttpd (hash) (hello c=10): mongrel cannot run here: does not build", text
+      assert_match "- mongrel (hello c=10): mongrel cannot run here: does not build", text
       assert_match "Not measured:           (reason above)", text
     end
 
@@ -92,6 +92,8 @@ module Rackbench
                                                                          reason: "trinidad x1 exited (#<Process::Status: " \
                                                                                  "pid #{c} exit 1>)")]
       end
+      cells << cell("torquebox x0:4", { "server" => "torquebox", "threads" => 4 }, endpoint: "sleep", status: "failed",
+                                                                                   reason: reason)
       article = { "title" => "Benchmarking TorqueBox", "seed" => "000", "tables" => %w[three_column ab],
                   "claims" => [{ "says" => "TorqueBox beats Puma", "a" => { "server" => "torquebox" },
                                  "b" => { "server" => "puma" } }] }
@@ -100,7 +102,8 @@ module Rackbench
       assert_equal 1, text.scan("trinidad x1 exited (exit 1)").size, text
       assert_match "- TorqueBox beats Puma: not measured, torquebox (reason above)", text
       assert_match "| torquebox | - | - | not measured (reason above) |", text
-      assert_match "- trinidad, 1 worker (hello c=10, hello c=100): trinidad x1 exited (exit 1)", text
+      assert_match "- trinidad (hello c=10, hello c=100): trinidad x1 exited (exit 1)", text
+      assert_match "- torquebox (hello c=10, hello c=100, sleep c=10, 2 configs): #{reason}", text
     end
 
     def test_chart_specs_follow_the_kinds_the_article_asks_for

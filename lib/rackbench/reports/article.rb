@@ -45,11 +45,8 @@ module Rackbench
         return "" if list.empty?
 
         failure_notes.given!(cells.reject(&:ok?))
-        lines = list.map do |f|
-          name = FullLabel.for(cells.find { |m| m.label == f.label })
-          "- #{name} (#{f.cells_text}): #{f.reasons.join("; ")}\n"
-        end
-        "\nNot measured here:\n\n#{lines.join}"
+        lines = list.map { |f| "- #{f.where}: #{f.reason}\n" }
+        "\nNot measured here:\n#{lines.join}"
       end
 
       # The claims, a failure's reason left to the list above.
@@ -60,10 +57,10 @@ module Rackbench
           next "- #{v["sentence"]}\n" unless v["answer"] == "not measured"
 
           detail = Failures.normalize(v["detail"])
-          Failures.new(cells).flat_map(&:reasons).each { |r| detail = detail.gsub(": #{r}", "") }
+          Failures.new(cells).map(&:reason).each { |r| detail = detail.gsub(": #{r}", "") }
           "- #{v["says"]}: not measured, #{detail} (reason above)\n"
         end
-        "\nThis run against the article:\n\n#{lines.join}"
+        "\nThis run against the article:\n#{lines.join}"
       end
 
       # The article's words, folded at about 100 columns.

@@ -36,7 +36,10 @@ module Rackbench
 
       # The load command without this machine's folders and ports, which say
       # nothing to a reader elsewhere (the json report keeps them).
-      def portable(command) = command.gsub(%r{(?<=\s|:|\A)/\S*/([^/\s]+)}, '\1').gsub(/(127\.0\.0\.1|localhost):\d+/, '\1:PORT')
+      def portable(command)
+        command.gsub(%r{(?<=\A|\s)/\S*/([^/\s]+)}, '\1').gsub(%r{unix:/\S*/([^/\s:]+)}, 'unix:\1')
+               .gsub(/(127\.0\.0\.1|localhost):\d+/, '\1:PORT')
+      end
 
       def row(figure)
         label = FullLabel.for(figure.measurement)
