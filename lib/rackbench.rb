@@ -9,8 +9,13 @@ require_relative "rackbench/version"
 #   (Supervisor, Deployment, Window: Drain, Engines, Sampler, Noise) -> Store
 #   -> Measurement (+ Stats, Comparison) -> Reports (table, markdown, csv, json, html).
 module Rackbench
-  # Base class of every error rackbench reports to the user as one clear line.
-  class Error < StandardError; end
+  # Base class of every error rackbench reports to the user as one clear line,
+  # then exits with the class's EXIT_STATUS (the table is in CLI::EXIT_STATUSES).
+  class Error < StandardError
+    EXIT_STATUS = 2
+
+    def exit_status = self.class::EXIT_STATUS
+  end
 
   # A suite file, a CLI flag or a config value is invalid. Nothing was started.
   class ConfigError < Error; end
@@ -18,14 +23,23 @@ module Rackbench
   # A name (server, engine, report format, suite) is not registered.
   class UnknownName < ConfigError; end
 
-  # A service failed to start, became unready, or died: recorded in the cell.
+  # A service failed to start, became unready, or died: recorded in the cell;
+  # one that the whole run needs ends the run (exit 4).
   class ServiceError < Error
+    EXIT_STATUS = 4
+
     attr_reader :log_tail
 
     def initialize(message, log_tail: nil)
       super(message)
       @log_tail = log_tail
     end
+  end
+
+  # The results folder cannot hold a store (read-only, full, not a folder):
+  # said before anything starts (exit 4).
+  class StoreError < Error
+    EXIT_STATUS = 4
   end
 
   ROOT = File.expand_path("..", __dir__)
@@ -54,10 +68,18 @@ module Rackbench
   autoload :Drain, "rackbench/drain"
   autoload :Noise, "rackbench/noise"
   autoload :Procfs, "rackbench/procfs"
+  autoload :ProcessTable, "rackbench/process_table"
+  autoload :Watchdog, "rackbench/watchdog"
+  autoload :Orphans, "rackbench/orphans"
+  autoload :ResultsFolder, "rackbench/results_folder"
   autoload :Servers, "rackbench/servers"
   autoload :Proxies, "rackbench/proxies"
   autoload :Services, "rackbench/services"
   autoload :Deployment, "rackbench/deployment"
+  autoload :AppBundle, "rackbench/app_bundle"
+  autoload :Request, "rackbench/request"
+  autoload :Traffic, "rackbench/traffic"
+  autoload :OwnApp, "rackbench/own_app"
   autoload :Engines, "rackbench/engines"
   autoload :Reports, "rackbench/reports"
   autoload :Apps, "rackbench/apps"

@@ -10,6 +10,8 @@
 
 #include "net.h"
 
+struct mix_endpoint;
+
 #define CONFIG_DEFAULT_CONNECTIONS 10
 #define CONFIG_DEFAULT_THREADS 1
 #define CONFIG_DEFAULT_DURATION_NS (10ULL * 1000000000ULL)
@@ -29,6 +31,7 @@ typedef struct config {
     double rate_per_s;          /* 0: closed loop; > 0: open loop, total rate */
     uint64_t timeout_ns;
     uint64_t requests_limit;    /* -n: stop after this many counted; 0: none */
+    uint64_t stall_ns;          /* -n alone: end the run after this long without a response */
     uint64_t interval_ns;       /* time-series interval */
     const char *method;
     const char *body;
@@ -48,6 +51,9 @@ typedef struct config {
     char **requests;
     size_t *request_lens;
     int request_count;
+    /* --endpoint: a weighted mix (mix.h); 0 endpoints: the requests above */
+    struct mix_endpoint *endpoints;
+    int endpoint_count;
 } config_t;
 
 #endif

@@ -21,14 +21,18 @@
 
 #include "config.h"
 #include "http.h"
+#include "mix.h"
 #include "net.h"
 #include "output.h"
+#include "request.h"
+#include "schedule.h"
 #include "units.h"
 #include "worker.h"
 
 #define MAIN_VERSION "0.1.0"
 #define MAIN_SPARE_FDS 64
 #define MAIN_MAX_THREADS 256
+#define MAIN_OPT_STALL_TIMEOUT 1001 /* long options without a letter */
 
 static const char main_usage[] =
     "Usage: rackbench-load [options] URL\n"
@@ -40,6 +44,8 @@ static const char main_usage[] =
     "  -R, --rate R           open loop at R requests/s in total (latency from scheduled send)\n"
     "      --timeout T        a request without a full response after T is a timeout (default 2s)\n"
     "  -n, --requests N       stop after N counted requests\n"
+    "      --stall-timeout T  with -n and no -d: end the run after T without a response\n"
+    "                         (default twice --timeout, at least 10s)\n"
     "      --interval T       time-series interval (default 1s)\n"
     "  -H, --header 'N: V'    add a request header (repeatable)\n"
     "  -m, --method M         request method (default GET)\n"
@@ -47,6 +53,8 @@ static const char main_usage[] =
     "      --path P           request path, repeatable: taken in turn\n"
     "      --expect-status C  expected status code(s), e.g. 200 or 200,204\n"
     "      --expect-body S    the body must contain S\n"
+    "      --endpoint NAME    start an endpoint of a traffic mix: the request options after it are its own\n"
+    "      --weight N         the current endpoint's weight in the mix (default 1)\n"
     "      --json             print the result as JSON\n"
     "      --allow-remote     allow targets other than loopback and unix sockets\n"
     "  -h, --help             this text\n"
@@ -96,15 +104,6 @@ static void main_expect_status(config_t *cfg, const char *s)
     }
 }
 
-static int main_has_header(const config_t *cfg, const char *name)
-{
-    size_t n = strlen(name);
-    for (int i = 0; i < cfg->header_count; i++)
-        if (strncasecmp(cfg->headers[i], name, n) == 0 && cfg->headers[i][n] == ':')
-            return 1;
-    return 0;
-}
-
 /* Serialize one request per path: the bytes every send writes. */
 static void main_build_requests(config_t *cfg)
 {
@@ -113,30 +112,28 @@ static void main_build_requests(config_t *cfg)
     cfg->request_lens = calloc((size_t)cfg->path_count, sizeof(size_t));
     if (!cfg->requests || !cfg->request_lens)
         main_die("out of memory");
-    int own_host = !main_has_header(cfg, "host");
-    int own_length = cfg->body && !main_has_header(cfg, "content-length");
     for (int i = 0; i < cfg->path_count; i++) {
-        char *buf = NULL;
         size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        if (!f)
+        char *buf = request_serialize(cfg->method, cfg->target.host, cfg->headers, cfg->header_count, cfg->body,
+                                      cfg->body_len, cfg->paths[i], &len);
+        if (!buf)
             main_die("out of memory");
-        fprintf(f, "%s %s HTTP/1.1\r\n", cfg->method, cfg->paths[i]);
-        if (own_host)
-            fprintf(f, "Host: %s\r\n", cfg->target.host);
-        for (int h = 0; h < cfg->header_count; h++)
-            fprintf(f, "%s\r\n", cfg->headers[h]);
-        if (own_length)
-            fprintf(f, "Content-Length: %zu\r\n", cfg->body_len);
-        fputs("\r\n", f);
-        if (cfg->body)
-            fwrite(cfg->body, 1, cfg->body_len, f);
-        fclose(f);
         cfg->requests[i] = buf;
         cfg->request_lens[i] = len;
         if (len > WORKER_NODELAY_MIN_REQUEST_BYTES)
             cfg->target.nodelay = 1;
     }
+    if (mix_finish(cfg) < 0)
+        main_die("out of memory");
+    for (int e = 0; e < cfg->endpoint_count; e++) {
+        if (strcmp(cfg->endpoints[e].method, "HEAD") == 0)
+            main_die("--endpoint %s: HEAD cannot be part of a mix", cfg->endpoints[e].name);
+        cfg->head_request = 0;
+    }
+    for (int e = 0; e < cfg->endpoint_count; e++)
+        for (int p = 0; p < cfg->endpoints[e].path_count; p++)
+            if (cfg->endpoints[e].request_lens[p] > WORKER_NODELAY_MIN_REQUEST_BYTES)
+                cfg->target.nodelay = 1;
 }
 
 static void main_parse(config_t *cfg, int argc, char **argv)
@@ -149,6 +146,7 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         {"rate", required_argument, NULL, 'R'},
         {"timeout", required_argument, NULL, 'T'},
         {"requests", required_argument, NULL, 'n'},
+        {"stall-timeout", required_argument, NULL, MAIN_OPT_STALL_TIMEOUT},
         {"interval", required_argument, NULL, 'I'},
         {"header", required_argument, NULL, 'H'},
         {"method", required_argument, NULL, 'm'},
@@ -156,6 +154,8 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         {"path", required_argument, NULL, 'P'},
         {"expect-status", required_argument, NULL, 'S'},
         {"expect-body", required_argument, NULL, 'E'},
+        {"endpoint", required_argument, NULL, 'X'},
+        {"weight", required_argument, NULL, 'w'},
         {"json", no_argument, NULL, 'J'},
         {"allow-remote", no_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
@@ -200,6 +200,7 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         }
         case 'T': cfg->timeout_ns = main_duration("--timeout", optarg); break;
         case 'n': cfg->requests_limit = main_count("-n", optarg, 1); break;
+        case MAIN_OPT_STALL_TIMEOUT: cfg->stall_ns = main_duration("--stall-timeout", optarg); break;
         case 'I': cfg->interval_ns = main_duration("--interval", optarg); break;
         case 'H':
             if (!strchr(optarg, ':') || strpbrk(optarg, "\r\n") || optarg[0] == ':')
@@ -230,6 +231,14 @@ static void main_parse(config_t *cfg, int argc, char **argv)
             if (cfg->expect_body_len == 0 || cfg->expect_body_len > HTTP_EXPECT_MAX_BYTES)
                 main_die("bad --expect-body: 1 to %d bytes", HTTP_EXPECT_MAX_BYTES);
             break;
+        case 'X':
+            if (mix_begin(cfg, optarg) < 0)
+                main_die("bad --endpoint %s: a name, at most %d endpoints", optarg, MIX_MAX_ENDPOINTS);
+            break;
+        case 'w':
+            if (mix_weight(cfg, optarg) < 0)
+                main_die("bad --weight %s: a whole number from 1 to 1000000, after an --endpoint", optarg);
+            break;
         case 'J': cfg->json = 1; break;
         case 'A': cfg->allow_remote = 1; break;
         case 'h': fputs(main_usage, stdout); exit(0);
@@ -249,6 +258,7 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         main_die("--timeout and --interval must be above 0");
     if (!duration_set)
         cfg->duration_ns = cfg->requests_limit ? UINT64_MAX : CONFIG_DEFAULT_DURATION_NS;
+    cfg->stall_ns = schedule_stall_ns(cfg->timeout_ns, cfg->stall_ns);
     if (cfg->duration_ns == 0)
         main_die("-d must be above 0");
     cfg->head_request = strcmp(cfg->method, "HEAD") == 0;

@@ -84,6 +84,15 @@ void output_warnings(const config_t *cfg, const run_result_t *r, output_warnings
         output_warn(w, "no request completed in the counted window");
     if (r->interrupted)
         output_warn(w, "interrupted: the counted window was cut short at %.3fs", r->duration_s);
+    if (r->stalled)
+        output_warn(w, "stalled: no response for %.3gs, so the run ended after %llu of the %llu requests asked "
+                       "(-n); raise --stall-timeout for a slower server",
+                    (double)cfg->stall_ns / 1e9, (unsigned long long)c->requests,
+                    (unsigned long long)cfg->requests_limit);
+    if (c->unsent)
+        output_warn(w, "%llu requests due in the counted window were never sent (every connection was busy): "
+                       "the server fell behind the schedule; add connections (-c)",
+                    (unsigned long long)c->unsent);
 }
 
 /* ---- human ------------------------------------------------------------ */
@@ -129,11 +138,15 @@ void output_human(FILE *out, const config_t *cfg, const run_result_t *r)
     }
     fprintf(out, "%s\n", any ? "" : " none");
     fprintf(out, "  Reconnects: %llu (server closed after a complete response)\n", (unsigned long long)c->reconnects);
+    if (cfg->rate_per_s > 0)
+        fprintf(out, "  Unsent: %llu (due in the counted window, never sent: every connection busy)\n",
+                (unsigned long long)c->unsent);
     fprintf(out, "  Errors: connect %llu, read %llu, write %llu, timeout %llu, malformed %llu, check %llu\n",
             (unsigned long long)c->err_connect, (unsigned long long)c->err_read, (unsigned long long)c->err_write,
             (unsigned long long)c->err_timeout, (unsigned long long)c->err_malformed,
             (unsigned long long)c->err_check);
     double secs = r->duration_s > 0 ? r->duration_s : 1;
+    mix_human(out, cfg, r->endpoints, r->duration_s);
     fprintf(out, "Requests/sec: %12.2f\n", (double)c->requests / secs);
     fprintf(out, "Transfer/sec: %12s\n", units_format_bytes(a, sizeof(a), (double)c->bytes / secs));
     fprintf(out, "Client CPU:   %.2fs user, %.2fs sys", r->user_s, r->sys_s);
@@ -213,6 +226,7 @@ void output_json(FILE *out, const config_t *cfg, const run_result_t *r)
     fprintf(out, ",\"requests_per_s\":%.3f,\"bytes_per_s\":%.3f", secs > 0 ? (double)c->requests / secs : 0.0,
             secs > 0 ? (double)c->bytes / secs : 0.0);
     fprintf(out, ",\"reconnects\":%llu", (unsigned long long)c->reconnects);
+    fprintf(out, ",\"unsent\":%llu,\"stalled\":%s", (unsigned long long)c->unsent, r->stalled ? "true" : "false");
     fprintf(out,
             ",\"errors\":{\"connect\":%llu,\"read\":%llu,\"write\":%llu,\"timeout\":%llu,\"malformed\":%llu,"
             "\"check\":%llu}",
@@ -256,6 +270,7 @@ void output_json(FILE *out, const config_t *cfg, const run_result_t *r)
     fprintf(out, "],\"client_cpu\":{\"user_s\":%.6f,\"sys_s\":%.6f,\"max_thread_share\":%.4f}", r->user_s, r->sys_s,
             r->max_thread_cpu_share);
     fprintf(out, ",\"max_rss_bytes\":%llu", (unsigned long long)r->max_rss_kb * 1024ULL);
+    mix_json(out, cfg, r->endpoints, secs);
     output_warnings_t w;
     output_warnings(cfg, r, &w);
     fputs(",\"warnings\":[", out);

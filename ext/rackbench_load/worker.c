@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "schedule.h"
 #include "units.h"
 
 #define WORKER_READ_BUFFER_BYTES 65536
@@ -60,6 +61,7 @@ typedef struct conn {
     uint64_t retry_ns;     /* CONN_CLOSED: when to connect again */
     const char *req;
     size_t req_len;
+    int endpoint;          /* the mix endpoint of the request in flight */
     size_t req_off;
     http_parser_t parser;
 } conn_t;
@@ -75,6 +77,7 @@ typedef struct worker {
     hist_t *latency_us;
     series_t series;
     worker_counts_t counts;
+    mix_worker_t mix;
     size_t path_next;
     uint64_t start_ns;
     uint64_t measure_ns;
@@ -86,6 +89,8 @@ typedef struct worker {
     uint64_t sched_index;
     uint64_t sched_next_ns;
     uint64_t timer_at_ns;
+    uint64_t stopped_ns;    /* when this thread's loop ended */
+    uint64_t progress_published_ns; /* last response time this thread published */
     conn_t **idle;
     size_t idle_count;
     double cpu_s;
@@ -96,6 +101,8 @@ typedef struct worker {
 static atomic_int worker_stopping;
 static atomic_ullong worker_stop_ns;
 static atomic_ullong worker_counted;
+static atomic_ullong worker_progress_ns; /* last complete response of any thread (to within a tick) */
+static atomic_int worker_stalled;
 static int worker_timer_tag;
 
 static uint64_t worker_now_ns(void)
@@ -189,7 +196,12 @@ static int worker_record(worker_t *w, conn_t *c, uint64_t now)
     int status = c->parser.status;
     if (status > 0 && status < WORKER_STATUS_CODES)
         w->counts.status[status]++;
-    if (!worker_status_expected(cfg, status) || (cfg->expect_body_len && !c->parser.expect_found)) {
+    int check_failed = cfg->endpoint_count
+                           ? mix_check_failed(cfg, c->endpoint, status, c->parser.expect_found)
+                           : !worker_status_expected(cfg, status) || (cfg->expect_body_len && !c->parser.expect_found);
+    if (cfg->endpoint_count)
+        mix_record(&w->mix, c->endpoint, latency_us, status, check_failed);
+    if (check_failed) {
         w->counts.err_check++;
         series_error(&w->series, now - w->measure_ns);
     }
@@ -205,11 +217,17 @@ static void conn_issue(conn_t *c, uint64_t start_ns)
 {
     worker_t *w = c->w;
     const config_t *cfg = w->cfg;
-    size_t i = w->path_next++;
-    if (w->path_next >= (size_t)cfg->request_count)
-        w->path_next = 0;
-    c->req = cfg->requests[i];
-    c->req_len = cfg->request_lens[i];
+    if (cfg->endpoint_count) {
+        c->endpoint = mix_pick(&w->mix, cfg, &c->req, &c->req_len);
+        http_parser_expect_body(&c->parser, cfg->endpoints[c->endpoint].expect_body,
+                                cfg->endpoints[c->endpoint].expect_body_len);
+    } else {
+        size_t i = w->path_next++;
+        if (w->path_next >= (size_t)cfg->request_count)
+            w->path_next = 0;
+        c->req = cfg->requests[i];
+        c->req_len = cfg->request_lens[i];
+    }
     c->req_off = 0;
     c->start_ns = start_ns;
     c->has_request = 1;
@@ -223,7 +241,7 @@ static int worker_take_due(worker_t *w, uint64_t now, uint64_t *scheduled)
         return 0;
     *scheduled = w->sched_next_ns;
     w->sched_index++;
-    w->sched_next_ns = w->start_ns + (uint64_t)((double)w->sched_index * w->sched_interval_ns);
+    w->sched_next_ns = schedule_slot_ns(w->start_ns, w->sched_interval_ns, w->sched_index);
     return 1;
 }
 
@@ -254,6 +272,8 @@ static void conn_ready(conn_t *c, uint64_t now)
 static void conn_fail(conn_t *c, int kind, uint64_t now)
 {
     worker_error(c->w, kind, now);
+    if (c->has_request && c->w->cfg->endpoint_count && worker_counting(c->w, now))
+        mix_error(&c->w->mix, c->endpoint);
     conn_close(c);
     c->has_request = 0;
     if (kind == ERR_CONNECT) {
@@ -350,15 +370,20 @@ static void conn_send(conn_t *c, uint64_t now)
 static void conn_complete(conn_t *c, uint64_t now, int extra_bytes)
 {
     worker_t *w = c->w;
+    if (now - w->progress_published_ns >= WORKER_TICK_NS) {
+        atomic_store_explicit(&worker_progress_ns, now, memory_order_relaxed);
+        w->progress_published_ns = now;
+    }
+    if (extra_bytes) {
+        /* bytes beyond the response's end (e.g. a body longer than its
+           Content-Length): a malformed response, not also a success */
+        conn_fail(c, ERR_MALFORMED, now);
+        return;
+    }
     if (!worker_record(w, c, now))
         return;
     c->served++;
     c->has_request = 0;
-    if (extra_bytes) {
-        /* bytes beyond the response's end (e.g. a body longer than its Content-Length) */
-        conn_fail(c, ERR_MALFORMED, now);
-        return;
-    }
     if (!c->parser.keep_alive) {
         if (!w->open_loop)
             conn_issue(c, now);
@@ -529,6 +554,13 @@ static void *worker_main(void *arg)
         if (now >= w->next_tick_ns) {
             worker_tick(w, now);
             w->next_tick_ns = now + WORKER_TICK_NS;
+            if (w->end_ns == UINT64_MAX &&
+                schedule_stalled(atomic_load_explicit(&worker_progress_ns, memory_order_relaxed), now,
+                                 w->cfg->stall_ns)) {
+                atomic_store(&worker_stalled, 1); /* -n alone and a stalled server: the deadline ends the run */
+                worker_stop();
+                break;
+            }
         }
         if (w->open_loop)
             worker_dispatch(w, now);
@@ -566,6 +598,7 @@ static void *worker_main(void *arg)
         }
     }
 
+    w->stopped_ns = now < w->end_ns ? now : w->end_ns;
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) == 0) {
         w->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
@@ -592,6 +625,7 @@ static void worker_counts_add(worker_counts_t *dst, const worker_counts_t *src)
     dst->err_timeout += src->err_timeout;
     dst->err_malformed += src->err_malformed;
     dst->err_check += src->err_check;
+    dst->unsent += src->unsent;
     for (int i = 0; i < WORKER_STATUS_CODES; i++)
         dst->status[i] += src->status[i];
 }
@@ -608,6 +642,8 @@ static int worker_setup(worker_t *w, const config_t *cfg, size_t conn_count, dou
     w->buf = malloc(WORKER_READ_BUFFER_BYTES);
     w->latency_us = hist_new(HIST_LATENCY_HIGHEST_US, HIST_LATENCY_DIGITS);
     series_init(&w->series, cfg->interval_ns);
+    if (mix_worker_init(&w->mix, cfg) < 0)
+        return -1;
     if (!w->conns || !w->idle || !w->buf || !w->latency_us)
         return -1;
     w->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -645,6 +681,7 @@ static void worker_teardown(worker_t *w)
     free(w->buf);
     hist_free(w->latency_us);
     series_free(&w->series);
+    mix_worker_free(&w->mix, w->cfg);
 }
 
 /*
@@ -673,13 +710,15 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
     worker_t *workers = calloc((size_t)threads, sizeof(worker_t));
     out->latency_us = hist_new(HIST_LATENCY_HIGHEST_US, HIST_LATENCY_DIGITS);
     series_init(&out->series, cfg->interval_ns);
-    if (!workers || !out->latency_us) {
+    out->endpoints = mix_stats_new(cfg);
+    if (!workers || !out->latency_us || (cfg->endpoint_count && !out->endpoints)) {
         snprintf(err, err_size, "out of memory");
         free(workers);
         return -1;
     }
     atomic_store(&worker_stopping, 0);
     atomic_store(&worker_counted, 0);
+    atomic_store(&worker_stalled, 0);
 
     int rc = 0;
     int setup_count = 0;
@@ -696,6 +735,7 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
     }
 
     uint64_t start = worker_now_ns();
+    atomic_store(&worker_progress_ns, start);
     uint64_t measure = start + cfg->warmup_ns;
     uint64_t end = cfg->duration_ns == UINT64_MAX ? UINT64_MAX : measure + cfg->duration_ns;
     int started = 0;
@@ -721,7 +761,9 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
         uint64_t stop = atomic_load(&worker_stop_ns);
         if (stop < finished)
             finished = stop;
-        out->interrupted = cfg->requests_limit == 0 || atomic_load(&worker_counted) < cfg->requests_limit;
+        out->stalled = atomic_load(&worker_stalled);
+        out->interrupted = !out->stalled &&
+                           (cfg->requests_limit == 0 || atomic_load(&worker_counted) < cfg->requests_limit);
     }
     if (finished > end)
         finished = end;
@@ -729,8 +771,12 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
 
     for (int t = 0; t < started; t++) {
         worker_t *w = &workers[t];
+        if (w->open_loop) /* slots due in the counted window that no connection was free to send */
+            w->counts.unsent += schedule_due_between(w->start_ns, w->sched_interval_ns, w->sched_index, w->measure_ns,
+                                                     w->stopped_ns);
         worker_counts_add(&out->counts, &w->counts);
         hist_merge(out->latency_us, w->latency_us);
+        mix_stats_merge(out->endpoints, &w->mix, cfg);
         series_merge(&out->series, &w->series);
         double share = w->wall_s > 0 ? w->cpu_s / w->wall_s : 0;
         if (share > out->max_thread_cpu_share)

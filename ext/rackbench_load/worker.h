@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "hist.h"
+#include "mix.h"
 #include "series.h"
 
 #define WORKER_STATUS_CODES 600
@@ -38,12 +39,14 @@ typedef struct worker_counts {
     uint64_t err_timeout;   /* no complete response within --timeout (latency censored) */
     uint64_t err_malformed; /* not HTTP, or bytes after the response */
     uint64_t err_check;     /* --expect-status / --expect-body failed */
+    uint64_t unsent;        /* open loop: due in the counted window, never sent (every connection busy) */
     uint64_t status[WORKER_STATUS_CODES];
 } worker_counts_t;
 
 typedef struct run_result {
     worker_counts_t counts;
     hist_t *latency_us;       /* all counted latencies */
+    mix_stats_t *endpoints;   /* per endpoint of a mix (cfg->endpoint_count), or NULL */
     series_t series;
     double duration_s;        /* length of the counted window actually run */
     double user_s;            /* client CPU of the whole process */
@@ -51,6 +54,7 @@ typedef struct run_result {
     double max_thread_cpu_share; /* busiest thread's CPU time over its wall time */
     uint64_t max_rss_kb;
     int interrupted;          /* stopped by SIGINT */
+    int stalled;              /* -n alone: ended after cfg->stall_ns without a response */
 } run_result_t;
 
 /*

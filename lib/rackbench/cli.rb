@@ -16,6 +16,17 @@ module Rackbench
       "load" => "run the native load engine directly (rackbench-load)"
     }.freeze
 
+    # What `rackbench run` (and the other commands, where they apply) exit with.
+    EXIT_STATUSES = {
+      0 => "every cell measured",
+      1 => "run --baseline: a significant regression (verify: a wrong answer)",
+      2 => "bad input (suite file, option, name); nothing was started",
+      3 => "some cell failed; its reason is in the report",
+      4 => "the run could not proceed (a service the run needs failed, the results folder is not writable)",
+      "128+N" => "interrupted by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP); finished cells are kept, " \
+                 "the run is marked interrupted"
+    }.freeze
+
     def self.start(argv, out: $stdout, err: $stderr)
       name = argv.first
       if name.nil? || %w[-h --help help].include?(name)
@@ -26,18 +37,27 @@ module Rackbench
 
       unless COMMANDS.key?(name) && File.exist?(File.join(__dir__, "cli", "#{name}.rb"))
         err.puts "rackbench: unknown command #{name.inspect}\n\n#{usage}"
-        return 1
+        return 2
       end
       require_relative "cli/#{name}"
       const_get(name.capitalize).new(argv.drop(1), out, err).call
-    rescue Error, OptionParser::ParseError => e
+    rescue OptionParser::ParseError => e
       err.puts "rackbench: #{e.message}"
       2
+    rescue Error => e
+      err.puts "rackbench: #{e.message}"
+      err.puts e.log_tail.to_s.lines.map { |l| "  #{l}" }.join if e.respond_to?(:log_tail) && e.log_tail
+      e.exit_status
+    end
+
+    def self.exit_statuses
+      EXIT_STATUSES.map { |code, meaning| format("  %-6s %s\n", code, meaning) }.join
     end
 
     def self.usage
       commands = COMMANDS.map { |c, d| format("  %-8s %s\n", c, d) }.join
-      "Usage: rackbench COMMAND [options]\n\nCommands:\n#{commands}\nrackbench COMMAND --help shows a command's options."
+      "Usage: rackbench COMMAND [options]\n\nCommands:\n#{commands}\nrackbench COMMAND --help shows a command's options." \
+        "\n\nExit status:\n#{exit_statuses}"
     end
   end
 end

@@ -19,7 +19,8 @@ module Rackbench
   class Deployment
     attr_reader :server, :proxy, :children, :bind, :backends
 
-    def initialize(server, supervisor:, dir:, app:, env: {}, cpus: nil, ready_timeout_s: Readiness::DEFAULT_TIMEOUT_S)
+    def initialize(server, supervisor:, dir:, app:, env: {}, cpus: nil, ready_timeout_s: Readiness::DEFAULT_TIMEOUT_S,
+                   ready_path: nil)
       @server = server
       @supervisor = supervisor
       @dir = dir
@@ -27,6 +28,8 @@ module Rackbench
       @env = env
       @cpus = cpus
       @ready_timeout_s = ready_timeout_s
+      @ready_path = ready_path
+      @bundle = AppBundle.for(app)
       @children = []
       proxy_config = server.config["proxy"]
       @proxy = proxy_config && Proxies.fetch(proxy_config["proxy"]).new(proxy_config)
@@ -37,8 +40,9 @@ module Rackbench
     # Starts every instance at once, waits until each answers HTTP, then starts
     # the proxy in front of them (4 thin instances took 8.8 s one after another).
     def start
+      @bundle&.check!(server.class.gem_name)
       started = Array.new(instances) { |i| start_instance(i) }
-      started.each { |child, bind| Readiness.wait(bind.target, child: child, timeout_s: @ready_timeout_s) }
+      started.each { |child, bind| Readiness.wait(ready_target(bind), child: child, timeout_s: @ready_timeout_s) }
       @backends = started.map(&:last)
       @bind = proxy ? start_proxy(@backends) : @backends.first
       self
@@ -55,6 +59,13 @@ module Rackbench
     def commands = children.map(&:argv)
     def target(path) = bind.target(path)
 
+    # The version of the server gem that boots: the app's Gemfile.lock under
+    # its bundle, else rackbench's own.
+    def server_version = @bundle&.version(server.class.gem_name.to_s) || server.class.version
+
+    # Provenance of the app's bundle (gemfile, lock digest, Ruby, gems), or nil.
+    def app_bundle = @bundle&.to_h
+
     # The proxy first, then each instance through its adapter's #stop (Passenger
     # needs `passenger stop`: its watchdog leaves the process group).
     def stop
@@ -70,7 +81,10 @@ module Rackbench
       dir = instances > 1 ? File.join(@dir, "instance-#{index + 1}").tap { |d| FileUtils.mkdir_p(d) } : @dir
       bind = server.bind(dir)
       argv = server.command(app: @app, bind: bind, dir: dir)
-      child = spawn(argv, server.label, File.join(dir, "server.log"), server.env.merge(@env), File.dirname(@app))
+      env = server.env.merge(@env)
+      env = @bundle.env.merge(env) if @bundle
+      argv = @bundle.wrap(argv) if @bundle && server.class.gem_name
+      child = spawn(argv, server.label, File.join(dir, "server.log"), env, File.dirname(@app))
       [child, bind]
     end
 
@@ -81,6 +95,8 @@ module Rackbench
       Readiness.wait(bind.target, child: child, timeout_s: @ready_timeout_s)
       bind
     end
+
+    def ready_target(bind) = @ready_path ? bind.target(@ready_path) : bind.target
 
     def spawn(argv, name, log_path, env, chdir)
       child = @supervisor.spawn(argv, name: name, log_path: log_path, env: env, chdir: chdir, cpus: @cpus)

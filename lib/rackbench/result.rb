@@ -10,9 +10,12 @@ module Rackbench
   #   latency_us:     {"mean"=>, "p50"=>, "p90"=>, "p99"=>, "max"=>, ...}
   #   series:         [{"t_s"=>1, "requests"=>, "errors"=>, "p50_us"=>, "p99_us"=>, "max_us"=>}]
   #   command:        the engine's argv, exactly as run
+  #   endpoints:      a traffic mix's members (native engine), else nil:
+  #                   [{"name"=>, "weight"=>, "method"=>, "requests"=>, "requests_per_s"=>, "non_success"=>,
+  #                     "errors"=>{"check"=>, "other"=>}, "latency_us"=>{"mean", "p50", "p90", "p99", "max"}, "histogram"=>}]
   Result = Struct.new(
     :engine, :requests, :duration_s, :requests_per_s, :bytes, :latency_us, :errors,
-    :status_counts, :reconnects, :series, :histogram, :warnings, :command, :raw,
+    :status_counts, :reconnects, :series, :histogram, :warnings, :command, :raw, :endpoints,
     keyword_init: true
   ) do
     def self.from_h(hash)

@@ -57,7 +57,8 @@ module Rackbench
       @rounds = Hash.new(0)
       status = "interrupted"
       begin
-        @service_env = Apps.default_env(@run["dir"]).merge(start_services)
+        @service_env = own_app.env(Apps.default_env(@run["dir"]).merge(start_services))
+        own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env)
         fail_unavailable
         (1..policy.deployments).each { |epoch| run_epoch(epoch) }
         status = "finished"
@@ -77,8 +78,11 @@ module Rackbench
     def settings = suite.data.merge("seed" => schedule.seed)
 
     def machine
-      Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version)
+      Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version,
+                                "app_bundles" => own_app.provenance)
     end
+
+    def own_app = @own_app ||= OwnApp.new(suite)
 
     # Starts the suite's backing services; returns the env vars the app gets.
     def start_services
@@ -156,14 +160,13 @@ module Rackbench
       return if state.done
 
       live = live_for(cell, epoch) or return
-      target = live.deployment.target(cell.endpoint["path"])
-      unless live.verified[cell.endpoint["path"]]
-        verify(cell.endpoint, target, live.deployment, cell.server_config["app"] || suite["app"])
-        live.verified[cell.endpoint["path"]] = true
-      end
+      traffic = Traffic.new(cell.endpoint)
+      target = live.deployment.target(traffic.path)
+      verify_traffic(traffic, cell, live)
       live.drain ||= Drain.new(live.deployment, path: drain_path(cell), timeout_s: suite["drain_timeout_s"]).calibrate
       first = !live.warmed.include?(cell.index)
-      load = load_for(target, cell, warmup_s: first ? suite["warmup_s"].to_f : [suite["warmup_s"].to_f, SHORT_WARMUP_S].min)
+      warmup_s = first ? suite["warmup_s"].to_f : [suite["warmup_s"].to_f, SHORT_WARMUP_S].min
+      load = load_for(target, cell, traffic, warmup_s: warmup_s)
       cell_dir = File.join(live.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
       n = state.repeats.size + 1
       warm_up(load, live, cell_dir) if first
@@ -191,11 +194,11 @@ module Rackbench
       Apps.bundled?(app) ? "/hello" : cell.endpoint["path"]
     end
 
-    def load_for(target, cell, warmup_s:)
+    def load_for(target, cell, traffic, warmup_s:)
       Engines::Load.new(target: target, concurrency: cell.concurrency, threads: suite["client_threads"],
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
-                        rate: suite["rate"], keepalive: suite["keepalive"])
+                        rate: suite["rate"], keepalive: suite["keepalive"], traffic: traffic)
     end
 
     # An engine that cannot cut the warm-up from its own run gets a separate
@@ -236,7 +239,7 @@ module Rackbench
       FileUtils.mkdir_p(dir)
       deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path(*group.server_config["app"]),
                                           env: @service_env, cpus: pinning.server_cpus,
-                                          ready_timeout_s: suite["ready_timeout_s"]).start
+                                          ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"]).start
       @live[key] = Live.new(key: key, server: server, deployment: deployment, dir: dir, epoch: epoch, number: number,
                             verified: {}, warmed: Set.new)
     rescue ServiceError => e
@@ -253,27 +256,39 @@ module Rackbench
     # Every endpoint is requested once and checked before it is measured:
     # against the suite's expect_status/expect_body, or else, for a bundled
     # app, against the catalogue's expected answer (Apps.expectation).
-    def verify(endpoint, target, deployment, app = suite["app"])
-      status, headers, body = Readiness.get(target, timeout_s: suite["timeout_s"])
-      own_checks = endpoint["expect_status"] || endpoint["expect_body"]
-      expectation = Apps.expectation(app, endpoint["path"], @service_env) unless own_checks
-      return verify_bundled(endpoint, expectation, status, headers, body) if expectation
+    # Each request of the cell's traffic (a mix: each member), once per deployment.
+    def verify_traffic(traffic, cell, live)
+      return if live.verified[cell.endpoint["name"]]
 
-      expected = endpoint["expect_status"] || (200..399)
-      unless expected === status # rubocop:disable Style/CaseEquality
-        raise ServiceError, "verify #{endpoint["path"]}: status #{status}, expected #{expected}: #{body[0, 200].inspect}"
+      traffic.members.each do |m|
+        verify(m.request, live.deployment.target(m.request.path), live.deployment, cell.server_config["app"] || suite["app"])
       end
-      if endpoint["expect_body"] && !body.include?(endpoint["expect_body"].to_s)
-        raise ServiceError, "verify #{endpoint["path"]}: body does not contain " \
-                            "#{endpoint["expect_body"].inspect}: #{body[0, 200].inspect}"
-      end
-    rescue SystemCallError, IOError => e
-      raise ServiceError.new("verify #{endpoint["path"]}: #{e.message}", log_tail: deployment.children.first&.log_tail)
+      live.verified[cell.endpoint["name"]] = true
     end
 
-    def verify_bundled(endpoint, expectation, status, headers, body)
+    # The endpoint's Request (method, headers, body) is sent as the load will send it.
+    def verify(request, target, deployment, app = suite["app"])
+      status, headers, body = request.perform(target, timeout_s: suite["timeout_s"])
+      own_checks = request.expect_status || request.expect_body
+      expectation = Apps.expectation(app, request.path, @service_env) unless own_checks
+      return verify_bundled(request, expectation, status, headers, body) if expectation
+
+      expected = request.expect_status ? Array(request.expect_status) : (200..399)
+      unless expected.include?(status)
+        raise ServiceError, "verify #{request.method} #{request.path}: status #{status}, expected " \
+                            "#{Array(expected).join(" or ")}: #{body[0, 200].inspect}"
+      end
+      if request.expect_body && !body.include?(request.expect_body)
+        raise ServiceError, "verify #{request.method} #{request.path}: body does not contain " \
+                            "#{request.expect_body.inspect}: #{body[0, 200].inspect}"
+      end
+    rescue SystemCallError, IOError => e
+      raise ServiceError.new("verify #{request.path}: #{e.message}", log_tail: deployment.children.first&.log_tail)
+    end
+
+    def verify_bundled(request, expectation, status, headers, body)
       problems = expectation.problems(status, headers, body)
-      raise ServiceError, "verify #{endpoint["path"]}: #{problems.join("; ")}" unless problems.empty?
+      raise ServiceError, "verify #{request.path}: #{problems.join("; ")}" unless problems.empty?
     end
 
     # --- recording --------------------------------------------------------
@@ -301,7 +316,7 @@ module Rackbench
         "position" => cell.index, "server" => server.name, "label" => server.label, "config" => cell.server_config,
         "endpoint" => cell.endpoint["name"], "path" => cell.endpoint["path"], "concurrency" => cell.concurrency,
         "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
-        "server_version" => server.class.version, "server_command" => deployment&.commands,
+        "server_version" => deployment&.server_version || server.class.version, "server_command" => deployment&.commands,
         "engine_command" => repeats.last&.result&.command,
         "started_at" => repeats.first&.started_at || Time.now.utc.iso8601(3)
       }

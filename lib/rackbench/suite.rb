@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "psych"
+require_relative "suite/own_app_keys"
 
 module Rackbench
   # A suite file, read and validated. Errors name the file, the line and the key.
@@ -22,6 +23,8 @@ module Rackbench
   # appears (the suite, its endpoints, its server entries). What changed is kept
   # in data["scaled"], so every output can say what was scaled.
   class Suite
+    include OwnAppKeys
+
     BUILTIN_DIR = File.join(__dir__, "suites")
 
     # key => [check, default]
@@ -29,7 +32,13 @@ module Rackbench
       "name" => [String, nil],
       "description" => [String, ""],
       "app" => [String, "rack"],
+      # The app's own needs (OwnApp): env vars of every server, commands run
+      # once before the first deployment, the path that answers once it is ready.
+      "env" => [Hash, {}],
+      "setup" => [Array, nil],
+      "ready_path" => [String, nil],
       "endpoints" => [Array, nil],
+      "mix" => [Array, nil],
       "concurrency" => [Array, [10]],
       "duration_s" => [Numeric, 2],
       "warmup_s" => [Numeric, 1],
@@ -103,9 +112,18 @@ module Rackbench
     def [](key) = @data[key]
     def name = @data["name"] || File.basename(path, ".yml")
 
-    # [{"name"=>, "path"=>, "expect_status"=>, "expect_body"=>}]
+    # [{"name"=>, "path"=>, "expect_status"=>, "expect_body"=>, "method"=>, ...}],
+    # then the mix (see Traffic) when the suite has one.
     def endpoints
-      @data["endpoints"].map { |e| e.is_a?(String) ? { "name" => e, "path" => e } : { "name" => e["path"] }.merge(e) }
+      listed = @data["endpoints"].map { |e| e.is_a?(String) ? { "name" => e, "path" => e } : { "name" => e["path"] }.merge(e) }
+      return listed unless @data["mix"]
+
+      members = @data["mix"].map do |m|
+        { "endpoint" => listed.find do |e|
+                          [e["name"], e["path"]].include?(m["endpoint"])
+                        end, "weight" => m["weight"] }
+      end
+      listed + [{ "name" => Traffic::MIX_NAME, "path" => members.first["endpoint"]["path"], "mix" => members }]
     end
 
     def server_configs = @data["servers"]
@@ -164,6 +182,7 @@ module Rackbench
         path.is_a?(String) && path.start_with?("/") ? nil : "must be a path starting with / (or {path: ...})"
       end
       validate_endpoint_levels
+      validate_own_app
       validate_servers
       validate_services
       validate_engine
@@ -193,6 +212,7 @@ module Rackbench
       if drain_path && !drain_path.start_with?("/")
         raise error(where + ["drain_path"], "must be a path starting with /, got #{drain_path.inspect}")
       end
+
       max_cell_s = data["max_cell_s"]
       raise error(where + ["max_cell_s"], "must be > 0, got #{max_cell_s.inspect}") if max_cell_s && !max_cell_s.positive?
     end

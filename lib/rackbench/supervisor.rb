@@ -6,7 +6,9 @@ module Rackbench
   # Every child starts in its own process group (pgroup: true) with stdout and
   # stderr captured to a log file. #stop sends the child's whole group a signal,
   # waits up to grace_s, then SIGKILLs the group. #stop_all runs on every exit
-  # path: normal return, exceptions, and SIGINT/SIGTERM of rackbench (#trap_signals).
+  # path: normal return, exceptions, and SIGINT/SIGTERM/SIGHUP of rackbench (#trap_signals).
+  # Paths where no Ruby code runs (SIGKILL, the OOM killer) are the Watchdog's:
+  # every group spawned here is recorded with it until #stop has ended it.
   class Supervisor
     # A started process: its pid (= its process group id), argv and log file.
     Child = Struct.new(:pid, :argv, :log_path, :name, :status, keyword_init: true) do
@@ -30,8 +32,9 @@ module Rackbench
 
     DEFAULT_GRACE_S = 5
     # Every child's environment carries the supervising rackbench's pid, so a
-    # process rackbench started can always be traced back to it (tests do).
-    OWNER_ENV = "RACKBENCH_SUPERVISOR_PID"
+    # process rackbench started can always be traced back to it (tests, the
+    # watchdog and Orphans do).
+    OWNER_ENV = ProcessTable::OWNER_ENV
 
     def initialize
       @children = []
@@ -48,6 +51,7 @@ module Rackbench
       out = log_path ? [log_path, "a"] : File::NULL
       pid = Process.spawn(env.merge(OWNER_ENV => Process.pid.to_s), *full, chdir: chdir, pgroup: true, in: File::NULL,
                                                                            out: out, err: %i[child out], close_others: true)
+      Watchdog.current.watch(pid)
       child = Child.new(pid: pid, argv: full, log_path: log_path, name: name)
       @mutex.synchronize { @children << child }
       child
@@ -87,48 +91,45 @@ module Rackbench
       @children.dup.reverse_each { |c| stop(c, grace_s: 2) }
     end
 
-    # Turns SIGINT/SIGTERM into a SignalException in the main thread, so every
-    # ensure block runs (children stopped, the run marked interrupted); the CLI
-    # then exits with 128 + the signal number, as a shell would.
+    SIGNALS = %w[INT TERM HUP].freeze
+
+    # Turns SIGINT/SIGTERM/SIGHUP into a SignalException in the main thread,
+    # so every ensure block runs (children stopped, the run marked
+    # interrupted); the CLI then exits with 128 + the signal number, as a
+    # shell would. Only the first signal raises: a second one (an impatient
+    # Ctrl-C) during that cleanup is noted and ignored, so the cleanup
+    # finishes and the run is still marked interrupted. What no handler can
+    # catch (SIGKILL) is the Watchdog's.
     def trap_signals
-      %w[INT TERM].each do |sig|
-        Signal.trap(sig) { raise SignalException, sig }
+      @signalled = nil
+      SIGNALS.each do |sig|
+        Signal.trap(sig) do
+          next if @signalled
+
+          @signalled = sig
+          raise SignalException, sig
+        end
       end
+    end
+
+    # The first signal trapped by #trap_signals, or nil.
+    attr_reader :signalled
+
+    # Once the cleanup is done, the exit status is decided: further signals
+    # are ignored so that they cannot change it on the way out.
+    def ignore_signals
+      SIGNALS.each { |sig| Signal.trap(sig, "IGNORE") }
     end
 
     # Pids of live processes that a supervisor in process owner_pid started,
     # found through their environment (what tests use to prove nothing is left).
     def self.processes_of(owner_pid, proc_dir: "/proc")
-      marker = "#{OWNER_ENV}=#{owner_pid}\0"
-      Dir.each_child(proc_dir).filter_map do |entry|
-        next unless entry.match?(/\A\d+\z/)
-
-        fields = stat_fields("#{proc_dir}/#{entry}")
-        next if fields.nil? || fields[0] == "Z"
-
-        environ = File.binread("#{proc_dir}/#{entry}/environ")
-        entry.to_i if environ.include?(marker)
-      rescue SystemCallError
-        nil
-      end
-    end
-
-    # /proc/PID/stat after "pid (comm) ": [state, ppid, pgrp, ...], or nil if gone.
-    def self.stat_fields(proc_pid_dir)
-      stat = File.read("#{proc_pid_dir}/stat")
-      stat[(stat.rindex(")") + 2)..].split
-    rescue SystemCallError
-      nil
+      ProcessTable.marked(owner_pid, proc_dir)
     end
 
     # True while any live (non-zombie) process of the child's group exists.
     def group_alive?(child, proc_dir: "/proc")
-      Dir.each_child(proc_dir).any? do |entry|
-        next false unless entry.match?(/\A\d+\z/)
-
-        fields = Supervisor.stat_fields("#{proc_dir}/#{entry}")
-        fields && fields[2].to_i == child.pid && fields[0] != "Z"
-      end
+      ProcessTable.group_members([child.pid], proc_dir).any?
     end
 
     private
@@ -147,6 +148,7 @@ module Rackbench
 
     def forget(child)
       @mutex.synchronize { @children.delete(child) }
+      Watchdog.current.release(child.pid)
     end
   end
 end

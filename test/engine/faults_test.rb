@@ -66,15 +66,44 @@ module Rackbench
       assert_operator r["errors"]["malformed"], :>, 10
     end
 
-    def test_a_body_longer_than_its_content_length_is_malformed_after_the_response
+    def test_a_body_longer_than_its_content_length_is_only_a_malformed_response
       url = misbehaving_server do |c|
         read_request(c)
         c.write("#{OK}EXTRA BYTES")
-        sleep 0.2
+        c.read
       end
       r = load_json(url, "-c", 1, "-d", "1s")
-      assert_operator r["requests"], :>, 0
-      assert_equal r["requests"], r["errors"]["malformed"]
+      assert_operator r["errors"]["malformed"], :>, 0
+      assert_equal 0, r["requests"], "not also a success"
+      assert_equal({}, r["status_counts"])
+      assert_equal [], r["histogram"]
+    end
+
+    def test_n_without_d_ends_when_the_server_stalls
+      url = misbehaving_server do |c|
+        read_request(c)
+        c.read # never answers
+      end
+      r = load_json(url, "-c", 2, "-n", 100, "--timeout", "200ms", "--stall-timeout", "1s")
+      assert r["stalled"]
+      assert_equal 0, r["requests"]
+      assert_operator r["errors"]["timeout"], :>=, 2
+      assert(r["warnings"].any? { |w| w.start_with?("stalled: no response for 1s") }, r["warnings"].inspect)
+      refute(r["warnings"].any? { |w| w.start_with?("interrupted") })
+    end
+
+    # 1000 requests are due in the second; two connections held by a server
+    # that never answers send a handful (one per timeout each).
+    def test_open_loop_requests_due_but_never_sent_are_counted
+      url = misbehaving_server do |c|
+        read_request(c)
+        c.read
+      end
+      r = load_json(url, "-c", 2, "-d", "1s", "--rate", 1000, "--timeout", "300ms")
+      sent = r["errors"]["timeout"] + 2 # timed out, and the two in flight at the end
+      assert_operator r["unsent"], :>=, 1000 - (10 * sent), "due 1000, sent about #{sent}"
+      assert_operator r["unsent"], :<=, 1000, "never more than the schedule holds"
+      assert(r["warnings"].any? { |w| w.start_with?("#{r["unsent"]} requests due in the counted window were never sent") })
     end
 
     def test_a_stalled_server_hits_the_timeout_and_the_run_ends_on_time

@@ -56,6 +56,7 @@ module Rackbench
       assert_operator in_flight, :>, 32 / 4.0, "mean x throughput: #{in_flight.round(1)} in flight"
       assert_operator in_flight, :<=, 32 * 1.25, "mean x throughput: #{in_flight.round(1)} in flight"
       assert_equal "closed", r["mode"]
+      assert_equal 0, r["unsent"], "a closed loop has no schedule to fall behind"
       assert_equal 2, r["series"].size
       assert_equal(r["requests"], r["series"].sum { |s| s["requests"] })
     end
@@ -70,6 +71,7 @@ module Rackbench
       assert_equal 3000.0, r["target_rate_per_s"]
       assert_operator r["requests"], :<=, (3000 * 3) + 16, "no more than scheduled"
       assert_operator r["requests"], :>, 3000 * 3 / 10, "the same order of magnitude as scheduled"
+      assert_operator r["requests"] + r["unsent"], :<=, (3000 * 3) + 16, "sent or not, no more than scheduled"
       assert_equal 0, errors_total(r)
     end
 

@@ -44,6 +44,24 @@ module Rackbench
       assert_equal 3, result.error_count
     end
 
+    def test_the_supervisors_deadline_for_an_engine_accounts_for_a_request_count
+      timed = Engines::Load.new(target: Target.tcp(1), concurrency: 10, duration_s: 5, timeout_s: 2)
+      counted = Engines::Load.new(target: Target.tcp(1), concurrency: 10, requests: 10_000, timeout_s: 2)
+      assert_equal 5 + 2 + 30, timed.deadline_s
+      assert_equal (1000 * 2) + 2 + 30, counted.deadline_s, "1000 rounds of 10 requests, each round up to the timeout"
+    end
+
+    def test_the_native_engines_unsent_open_loop_requests_are_an_error_kind
+      native = Engines.fetch("native").new
+      json = lambda do |mode|
+        { "mode" => mode, "unsent" => 7, "requests" => 10, "duration_s" => 1.0, "requests_per_s" => 10.0, "bytes" => 100,
+          "latency_us" => { "p50" => 1 }, "errors" => { "connect" => 0 }, "status_counts" => { "200" => 10 },
+          "reconnects" => 0, "series" => [], "histogram" => [], "warnings" => [] }.to_json
+      end
+      assert_equal 7, native.parse(json.call("open"), load, ["rackbench-load"]).errors["unsent"]
+      refute native.parse(json.call("closed"), load, ["rackbench-load"]).errors.key?("unsent")
+    end
+
     def test_an_engine_that_printed_no_report_is_a_service_error
       assert_raises(ServiceError) { Engines.fetch("ab").new.parse("apr_socket_recv: Connection refused", load, ["ab"]) }
       assert_raises(ServiceError) { Engines.fetch("wrk").new.parse("unable to connect", load, ["wrk"]) }

@@ -23,32 +23,59 @@ module Rackbench
       def call
         parser.parse!(@argv)
         suite = Suite.load(@argv.first || "quick", overrides: @overrides)
+        ResultsFolder.check!(@results)
         scaled = Article::Summary.new({ "settings" => suite.data }, []).scaled_text
         @out.puts "rackbench: #{scaled}" if scaled
+        report_orphans
+        measure(suite)
+      end
+
+      # Runs the suite and reports it; the exit status (see CLI::EXIT_STATUSES).
+      def measure(suite)
         supervisor = Supervisor.new
         supervisor.trap_signals
         store = Store.new(@results)
         store.run(@baseline) if @baseline # a bad baseline is bad input: say so before anything starts
         run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out)).run
-        format = @format || (suite["article"].empty? ? "table" : "article")
-        @out.puts Reports.fetch(format).new(store.run(run_id), store.measurements(run_id)).render
-        write_charts(store, run_id) unless suite["article"].empty?
-        regressed = @baseline && against_baseline(store, run_id)
-        return 3 unless store.measurements(run_id).all?(&:ok?)
-
-        regressed ? 1 : 0
+        report(suite, store, run_id)
       rescue SignalException => e
         supervisor&.stop_all
+        supervisor&.ignore_signals
         @err.puts "rackbench: interrupted by SIG#{Signal.signame(e.signo)}; finished cells are kept in #{store&.path}"
         128 + e.signo
       ensure
         supervisor&.stop_all
       end
 
+      def report(suite, store, run_id)
+        format = @format || (suite["article"].empty? ? "table" : "article")
+        @out.puts Reports.fetch(format).new(store.run(run_id), store.measurements(run_id)).render
+        write_charts(store, run_id) unless suite["article"].empty?
+        regressed = @baseline && regressed_since_baseline?(store, run_id)
+        return 3 unless store.measurements(run_id).all?(&:ok?)
+
+        regressed ? 1 : 0
+      end
+
       private
 
+      # Processes an earlier rackbench left running take CPU from this run:
+      # said before it starts, and ended with --clean.
+      def report_orphans
+        orphans = Orphans.new.find
+        return if orphans.empty?
+
+        if @clean
+          Orphans.new.end_all(orphans)
+          @err.puts "rackbench: ended #{Orphans.describe(orphans).sub(" still running:", ":")}"
+        else
+          @err.puts "rackbench: #{Orphans.describe(orphans)}; they take CPU from this run " \
+                    "(rackbench run --clean ends them)"
+        end
+      end
+
       # Prints the comparison with the baseline run; true when a cell regressed.
-      def against_baseline(store, run_id)
+      def regressed_since_baseline?(store, run_id)
         regression = Regression.new(store.measurements(store.run(@baseline)["id"]), store.measurements(run_id),
                                     threshold: @threshold)
         @out.puts Compare::Render.new(regression, store.run(@baseline), store.run(run_id)).table
@@ -62,11 +89,39 @@ module Rackbench
         @err.puts "rackbench: no charts: #{e.message}\n#{e.log_tail}"
       end
 
+      # Options about the run itself rather than the suite's settings.
+      def run_options(opts)
+        opts.on("--results DIR", "results folder (default: #{Store::DEFAULT_DIR})") { |d| @results = d }
+        opts.on("--clean", "first end processes left running by a rackbench that is gone") { @clean = true }
+        opts.on("--format FORMAT", "#{Reports.names.join(", ")} (default: table, or article for a seed suite)") do |f|
+          @format = Reports.fetch(f) && f
+        end
+      end
+
+      # How many measurements per cell, and what to compare them with.
+      def repeat_options(opts)
+        opts.on("--repeats N", "repeats per cell: a number, or auto (default: from 3 until the CI is within " \
+                               "--precision)") { |n| @overrides["repeats"] = n == "auto" ? n : Integer(n) }
+        opts.on("--max-repeats N", Integer, "cap of auto repeats per cell (default 15)") { |n| @overrides["max_repeats"] = n }
+        opts.on("--precision SHARE", Float, "auto repeats' target: CI half-width as a share (default 0.03)") do |p|
+          @overrides["precision"] = p
+        end
+        opts.on("--deployments N", Integer, "fresh server starts each cell's repeats spread over (default 2)") do |n|
+          @overrides["deployments"] = n
+        end
+        opts.on("--baseline RUN", "compare with a stored run afterwards; exit 1 on a significant regression") do |r|
+          @baseline = r
+        end
+        opts.on("--threshold SHARE", Float, "with --baseline: smallest regression that fails (default 0.05)") do |t|
+          @threshold = t
+        end
+      end
+
       def parser
         OptionParser.new do |o|
           o.banner = "Usage: rackbench run [SUITE|FILE.yml] [options]\n" \
-                     "Runs a suite (default: quick), stores it, prints its table. Exit 3 if any cell failed."
-          o.on("--results DIR", "results folder (default: #{Store::DEFAULT_DIR})") { |d| @results = d }
+                     "Runs a suite (default: quick), stores it, prints its table.\n\nExit status:\n#{CLI.exit_statuses}\n"
+          run_options(o)
           o.on("--engine NAME", "load engine (#{Engines.names.join(", ")})") { |e| @overrides["engine"] = e }
           o.on("--smoke", "the suite's smoke settings: very short durations, for tests and CI") { @overrides["smoke"] = true }
           o.on("--scale", "the suite's scale settings: durations and concurrencies shrunk for a small machine") do
@@ -77,27 +132,10 @@ module Rackbench
           o.on("--concurrency LIST", Array, "concurrency levels, e.g. 1,10,100") do |l|
             @overrides["concurrency"] = l.map { |c| Integer(c) }
           end
-          o.on("--repeats N", "repeats per cell: a number, or auto (default: from 3 until the CI is within " \
-                              "--precision)") { |n| @overrides["repeats"] = n == "auto" ? n : Integer(n) }
-          o.on("--max-repeats N", Integer, "cap of auto repeats per cell (default 15)") { |n| @overrides["max_repeats"] = n }
-          o.on("--precision SHARE", Float, "auto repeats' target: CI half-width as a share (default 0.03)") do |p|
-            @overrides["precision"] = p
-          end
-          o.on("--deployments N", Integer, "fresh server starts each cell's repeats spread over (default 2)") do |n|
-            @overrides["deployments"] = n
-          end
+          repeat_options(o)
           o.on("--order ORDER", Schedule::ORDERS, "interleaved (default), random or sequential") { |v| @overrides["order"] = v }
           o.on("--seed N", Integer, "the order's random seed (default: drawn, and recorded)") { |n| @overrides["seed"] = n }
-          o.on("--baseline RUN", "compare with a stored run afterwards; exit 1 on a significant regression") do |r|
-            @baseline = r
-          end
-          o.on("--threshold SHARE", Float, "with --baseline: smallest regression that fails (default 0.05)") do |t|
-            @threshold = t
-          end
           o.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
-          o.on("--format FORMAT", "#{Reports.names.join(", ")} (default: table, or article for a seed suite)") do |f|
-            @format = Reports.fetch(f) && f
-          end
         end
       end
     end

@@ -6,7 +6,7 @@ module Rackbench
     #   warmup_s: load applied before measuring, never counted
     #   rate:     requests per second over all connections (open loop); nil = closed loop
     Load = Struct.new(:target, :concurrency, :threads, :duration_s, :warmup_s, :requests,
-                      :timeout_s, :rate, :keepalive, keyword_init: true) do
+                      :timeout_s, :rate, :keepalive, :traffic, keyword_init: true) do
       def initialize(**)
         super
         self.threads ||= 1
@@ -15,9 +15,12 @@ module Rackbench
         self.keepalive = true if keepalive.nil?
       end
 
-      # How long the engine may run before the supervisor gives up on it.
+      # How long the engine may run before the supervisor gives up on it: its
+      # duration, or with a request count alone, every request taking the
+      # whole timeout one connection-round after another.
       def deadline_s
-        (duration_s || 60) + warmup_s + timeout_s + 30
+        run_s = duration_s || (requests ? requests.fdiv(concurrency).ceil * timeout_s : 60)
+        run_s + warmup_s + timeout_s + 30
       end
     end
 
@@ -54,7 +57,15 @@ module Rackbench
       def warmup_in_run? = false
       def supports_unix? = false
 
+      # Whether the engine sends methods, headers, bodies and mixes and checks
+      # every answer (the native engine); others take plain GETs only.
+      def supports_requests? = false
+
       def validate!(load)
+        if load.traffic && !load.traffic.plain? && !supports_requests?
+          what = load.traffic.mix? ? "a mix" : "methods, headers, bodies and checks"
+          raise ConfigError, "engine #{name} sends plain GETs only; #{what} need engine: native"
+        end
         if load.target.unix? && !supports_unix?
           raise ConfigError,
                 "engine #{name} cannot target a Unix socket; use engine: native"

@@ -37,6 +37,7 @@ module Rackbench
 
       def warmup_in_run? = true
       def supports_unix? = true
+      def supports_requests? = true
 
       def command(load, _dir)
         argv = [path, "--json", "--connections", load.concurrency.to_s, "--threads", load.threads.to_s,
@@ -47,6 +48,7 @@ module Rackbench
         argv += ["--rate", load.rate.to_s] if load.rate
         argv += ["--header", "Connection: close"] unless load.keepalive
         argv << "--allow-remote" if remote?(load.target)
+        argv += load.traffic.engine_args if load.traffic
         argv << load.target.url
       end
 
@@ -60,16 +62,19 @@ module Rackbench
           engine: NAME, requests: data.fetch("requests"), duration_s: data.fetch("duration_s").round(3),
           requests_per_s: data.fetch("requests_per_s").round(2), bytes: data.fetch("bytes"),
           latency_us: data.fetch("latency_us").transform_values { |v| v.is_a?(Float) ? v.round(1) : v },
-          errors: data.fetch("errors").merge("status" => non_success(status_counts)),
+          errors: data.fetch("errors").merge("status" => non_success(status_counts)).merge(unsent(data)),
           status_counts: status_counts, reconnects: data.fetch("reconnects"),
           series: data.fetch("series"), histogram: data.fetch("histogram"),
-          warnings: data.fetch("warnings"), command: argv, raw: output
+          warnings: data.fetch("warnings"), command: argv, raw: output, endpoints: data["endpoints"]
         )
       rescue JSON::ParserError, KeyError => e
         raise ServiceError.new("rackbench-load printed unreadable JSON: #{e.message}", log_tail: output.lines.last(5).join)
       end
 
       private
+
+      # Open loop: requests due in the window that no connection was free to send.
+      def unsent(data) = data["mode"] == "open" ? { "unsent" => data.fetch("unsent") } : {}
 
       # "2.5s" for 2.5, without a float's noise.
       def seconds(value)

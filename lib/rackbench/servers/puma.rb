@@ -14,6 +14,7 @@ module Rackbench
       knob :threads, "threads per process (min = max)"
       knob :preload, "preload the app before forking workers"
       knob :fork_worker, "fork workers from worker 0 (puma >= 5)"
+      knob :config, "the app's own puma config file (relative to the app's folder); the knobs above override it"
 
       # fork_worker forks workers from worker 0, so it needs cluster mode.
       def validate!
@@ -33,6 +34,7 @@ module Rackbench
         argv += ["--workers", workers.to_s] if workers.positive?
         argv << "--preload" if config["preload"]
         argv << "--fork-worker" if config["fork_worker"]
+        argv += ["--config", File.expand_path(config["config"], File.dirname(app))] if config["config"]
         argv << app
       end
 

@@ -12,10 +12,12 @@ module Rackbench
       knob :workers, "worker processes (worker_processes)"
       knob :preload, "preload_app true"
       knob :backlog, "listen backlog (default 1024)"
+      knob :config, "the app's own unicorn config file (relative to the app's folder), read first; the knobs above override it"
 
       def command(app:, bind:, dir:)
         config_path = File.join(dir, "unicorn.rb")
-        File.write(config_path, config_file(bind))
+        own = config["config"] && File.expand_path(config["config"], File.dirname(app))
+        File.write(config_path, (own ? "instance_eval(File.read(#{own.inspect}), #{own.inspect})\n" : "") + config_file(bind))
         [*gem_bin("unicorn"), "-E", "production", "-c", config_path, app]
       end
 

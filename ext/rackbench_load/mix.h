@@ -1,0 +1,88 @@
+/*
+ * mix.h - a weighted traffic mix: several endpoints served at once, each
+ * with its own requests, checks, latency histogram and error counts.
+ *
+ *     rackbench-load URL --endpoint home --weight 80 --path / \
+ *                        --endpoint create --weight 5 -m POST --body '{}' --expect-status 201
+ *
+ * The request options (-m, -H, --body, --path, --expect-*) given before the
+ * first --endpoint are defaults of every endpoint (headers add up); after an
+ * --endpoint they belong to it. Each thread picks endpoints by smooth
+ * weighted round robin (exact shares, no randomness) and an endpoint's
+ * paths in turn.
+ */
+#ifndef RACKBENCH_MIX_H
+#define RACKBENCH_MIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hist.h"
+
+struct config;
+
+#define MIX_MAX_ENDPOINTS 64
+#define MIX_MAX_EXPECT_STATUS 32
+
+typedef struct mix_endpoint {
+    const char *name;
+    uint64_t weight;
+    const char *method;
+    const char *body;
+    size_t body_len;
+    const char **headers;
+    int header_count;
+    const char **paths;
+    int path_count;
+    int expect_status[MIX_MAX_EXPECT_STATUS];
+    int expect_status_count;
+    const char *expect_body;
+    size_t expect_body_len;
+    char **requests;        /* serialized, one per path */
+    size_t *request_lens;
+} mix_endpoint_t;
+
+/* One endpoint's counted requests and errors (per thread, then merged). */
+typedef struct mix_stats {
+    uint64_t requests;      /* complete responses */
+    uint64_t non_success;   /* responses outside 2xx/3xx */
+    uint64_t err_check;     /* its --expect-status / --expect-body failed */
+    uint64_t err_other;     /* connect, read, write, timeout, malformed while it was in flight */
+    hist_t *latency_us;
+} mix_stats_t;
+
+/* A thread's weighted round robin and counts. */
+typedef struct mix_worker {
+    int64_t *current;
+    size_t *path_next;
+    mix_stats_t *stats;
+} mix_worker_t;
+
+/* main.c: --endpoint NAME starts an endpoint; returns -1 past MIX_MAX_ENDPOINTS or out of memory. */
+int mix_begin(struct config *cfg, const char *name);
+/* main.c: --weight N of the current endpoint; -1 without one or when N is not a whole number > 0. */
+int mix_weight(struct config *cfg, const char *s);
+/* main.c, after the options: close the last endpoint and serialize every endpoint's requests. */
+int mix_finish(struct config *cfg);
+
+int mix_worker_init(mix_worker_t *m, const struct config *cfg);
+void mix_worker_free(mix_worker_t *m, const struct config *cfg);
+/* The next endpoint to send and its request bytes. */
+int mix_pick(mix_worker_t *m, const struct config *cfg, const char **req, size_t *len);
+/* Whether endpoint e's checks fail for this response. */
+int mix_check_failed(const struct config *cfg, int e, int status, int expect_found);
+void mix_record(mix_worker_t *m, int e, uint64_t latency_us, int status, int check_failed);
+void mix_error(mix_worker_t *m, int e);
+
+/* Merged stats of all threads: an array of cfg->endpoint_count, or NULL. */
+mix_stats_t *mix_stats_new(const struct config *cfg);
+void mix_stats_merge(mix_stats_t *dst, const mix_worker_t *src, const struct config *cfg);
+void mix_stats_free(mix_stats_t *stats, const struct config *cfg);
+
+/* ,"endpoints":[{"name":..,"weight":..,"requests":..,"requests_per_s":..,"errors":{..},"latency_us":{..}}] */
+void mix_json(FILE *out, const struct config *cfg, const mix_stats_t *stats, double duration_s);
+/* One line per endpoint for the human summary. */
+void mix_human(FILE *out, const struct config *cfg, const mix_stats_t *stats, double duration_s);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * test_mix.c - the traffic mix: options grouped per endpoint, exact shares
+ * by weight, paths in turn, checks and counts per endpoint.
+ */
+#include <string.h>
+
+#include "config.h"
+#include "mix.h"
+#include "test.h"
+
+static config_t test_config(void)
+{
+    static const char *headers[8];
+    static const char *paths[8];
+    config_t cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.method = "GET";
+    cfg.headers = headers;
+    cfg.paths = paths;
+    strcpy(cfg.target.host, "127.0.0.1:9292");
+    cfg.target.path = (char *)"/";
+    return cfg;
+}
+
+int main(void)
+{
+    config_t cfg = test_config();
+    /* a default header, then: home x3 (two paths), create x1 (POST, its own checks) */
+    cfg.headers[cfg.header_count++] = "Cookie: a=b";
+    CHECK(mix_weight(&cfg, "3") < 0); /* no endpoint yet */
+    CHECK(mix_begin(&cfg, "home") == 0);
+    CHECK(mix_weight(&cfg, "3") == 0);
+    cfg.paths[cfg.path_count++] = "/a";
+    cfg.paths[cfg.path_count++] = "/b";
+    CHECK(mix_begin(&cfg, "create") == 0);
+    CHECK(mix_weight(&cfg, "0") < 0);
+    cfg.method = "POST";
+    cfg.body = "{}";
+    cfg.body_len = 2;
+    cfg.expect_status[cfg.expect_status_count++] = 201;
+    CHECK(mix_finish(&cfg) == 0);
+    CHECK_EQ_U(cfg.endpoint_count, 2);
+    CHECK(strcmp(cfg.endpoints[0].method, "GET") == 0);
+    CHECK_EQ_U(cfg.endpoints[1].path_count, 1);
+    CHECK(strcmp(cfg.endpoints[1].paths[0], "/") == 0); /* the URL's path when it names none */
+    CHECK(strstr(cfg.endpoints[1].requests[0], "POST / HTTP/1.1\r\n") == cfg.endpoints[1].requests[0]);
+    CHECK(strstr(cfg.endpoints[1].requests[0], "Cookie: a=b\r\n") != NULL);
+    CHECK(strstr(cfg.endpoints[1].requests[0], "Content-Length: 2\r\n\r\n{}") != NULL);
+    CHECK(strstr(cfg.endpoints[0].requests[1], "GET /b HTTP/1.1\r\n") != NULL);
+
+    mix_worker_t m;
+    CHECK(mix_worker_init(&m, &cfg) == 0);
+    int picked[2] = {0, 0};
+    int a_then_b = 1;
+    const char *last_home = NULL;
+    for (int i = 0; i < 400; i++) {
+        const char *req;
+        size_t len;
+        int e = mix_pick(&m, &cfg, &req, &len);
+        picked[e]++;
+        if (e == 0) {
+            if (last_home && strncmp(last_home, req, 7) == 0)
+                a_then_b = 0;
+            last_home = req;
+        }
+        mix_record(&m, e, 100 + (uint64_t)e * 900, 200, mix_check_failed(&cfg, e, 200, 0));
+    }
+    CHECK_EQ_U(picked[0], 300);
+    CHECK_EQ_U(picked[1], 100);
+    CHECK(a_then_b);
+    CHECK_EQ_U(m.stats[0].err_check, 0);
+    CHECK_EQ_U(m.stats[1].err_check, 100); /* 200 is not the 201 it expects */
+    CHECK(!mix_check_failed(&cfg, 1, 201, 0));
+
+    mix_stats_t *merged = mix_stats_new(&cfg);
+    mix_stats_merge(merged, &m, &cfg);
+    mix_stats_merge(merged, &m, &cfg);
+    CHECK_EQ_U(merged[0].requests, 600);
+    CHECK_EQ_U(hist_percentile(merged[1].latency_us, 50) / 100, 10);
+    mix_stats_free(merged, &cfg);
+    mix_worker_free(&m, &cfg);
+    return test_summary("mix");
+}

@@ -1,0 +1,45 @@
+# frozen_string_literal: true
+
+require "rbconfig"
+
+module Rackbench
+  # Ties everything rackbench starts to rackbench's life. The Supervisor
+  # starts one watchdog per rackbench process (Watchdog.current) and reports
+  # each process group it spawns (#watch) and stops (#release). The watchdog
+  # is a small separate process (watchdog/guard.rb) holding the read end of a
+  # pipe whose only writer is rackbench: when rackbench ends by any path,
+  # SIGKILL included, the kernel closes the pipe and the guard ends every
+  # group still recorded and every process carrying rackbench's marker.
+  class Watchdog
+    GUARD = File.join(__dir__, "watchdog", "guard.rb")
+
+    # The watchdog of this process (a forked child gets its own).
+    def self.current
+      @current = nil if @current && @current.owner_pid != Process.pid
+      @current ||= new
+    end
+
+    attr_reader :owner_pid, :pid
+
+    def initialize(owner_pid: Process.pid)
+      @owner_pid = owner_pid
+      @mutex = Mutex.new
+      reader, @writer = IO.pipe # close-on-exec: no child of rackbench holds the writer
+      @pid = Process.spawn({ ProcessTable::OWNER_ENV => nil }, RbConfig.ruby, "--disable-gems", GUARD, owner_pid.to_s,
+                           in: reader, out: File::NULL, err: File::NULL, pgroup: true, close_others: true)
+      reader.close
+      Process.detach(@pid)
+    end
+
+    def watch(pgid) = tell("+#{pgid}")
+    def release(pgid) = tell("-#{pgid}")
+
+    private
+
+    def tell(line)
+      @mutex.synchronize { @writer.write("#{line}\n") }
+    rescue IOError, SystemCallError
+      nil # the guard is gone; the Supervisor still stops what it started
+    end
+  end
+end

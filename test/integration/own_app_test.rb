@@ -1,0 +1,116 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "bundler"
+require "digest"
+require "json"
+require "open3"
+require "yaml"
+
+module Rackbench
+  # A user's own app, as a user runs it: its own Gemfile (Sinatra 3, while
+  # rackbench's bundle has Sinatra 4), real requests, a mix, and the faults
+  # of a real app (a server its bundle lacks, a failing setup, no readiness).
+  class OwnAppTest < Minitest::Test
+    BIN = File.join(ROOT, "bin", "rackbench")
+    FIXTURE = File.join(ROOT, "test", "fixtures", "sinatra3")
+
+    def app_dir
+      @app_dir ||= File.join(tmpdir, "app").tap do |dir|
+        FileUtils.cp_r(FIXTURE, dir)
+        out, status = Bundler.with_unbundled_env { Open3.capture2e("bundle", "install", "--local", chdir: dir) }
+        assert status.success?, "bundle install --local of the fixture app failed (bin/setup installs sinatra 3.2.0):\n#{out}"
+      end
+    end
+
+    def own_suite(extra = {})
+      path = File.join(app_dir, "suite.yml")
+      File.write(path, {
+        "name" => "own", "app" => "config.ru", "concurrency" => [2], "duration_s" => 1, "warmup_s" => 0,
+        "repeats" => 1, "deployments" => 1, "engine" => "native", "env" => { "APP_GREETING" => "from the suite" },
+        "endpoints" => [
+          { "path" => "/version", "expect_body" => "sinatra 3." },
+          { "name" => "echo", "path" => "/echo", "method" => "POST", "json" => { "a" => 1 },
+            "headers" => { "X-Token" => "t" }, "expect_body" => 'POST {"a":1} t from the suite' }
+        ],
+        "mix" => [{ "endpoint" => "/version", "weight" => 3 }, { "endpoint" => "echo", "weight" => 1 }],
+        "servers" => [{ "server" => "puma", "threads" => 2 }]
+      }.merge(extra).to_yaml)
+      path
+    end
+
+    def run_bin(*argv)
+      out, err, status = Open3.capture3(BIN, *argv)
+      [status, "#{out}#{err}", status.pid]
+    end
+
+    def report(results)
+      json, = Open3.capture3(BIN, "report", "--results", results, "--format", "json")
+      JSON.parse(json)
+    end
+
+    def test_an_app_pinned_to_sinatra_3_is_measured_under_its_own_bundle_with_real_requests_and_a_mix
+      results = File.join(tmpdir, "results")
+      status, out, pid = run_bin("run", own_suite, "--results", results)
+      assert status.success?, out
+      data = report(results)
+      lock = File.read(File.join(app_dir, "Gemfile.lock"))
+      bundle = data["run"]["machine"]["app_bundles"].values.first
+      assert_equal "3.2.0", bundle["gems"]["sinatra"], "the app's Sinatra, not rackbench's"
+      assert_equal Digest::SHA256.hexdigest(lock), bundle["gemfile_lock_sha256"]
+      assert_equal lock[/^    puma \(([^)]+)\)/, 1], data["cells"].first["server_version"]
+      assert_includes data["cells"].first["server_command"].flatten, "exec"
+
+      by_name = data["cells"].to_h { |c| [c["endpoint"], c] }
+      assert_equal %w[/version echo mix], by_name.keys
+      by_name.each_value do |cell|
+        result = cell["repeats"].first["result"]
+        assert_operator result["requests"], :>, 0, cell["endpoint"]
+        assert_equal 0, result["errors"]["check"], "every answer of #{cell["endpoint"]} passed its check during load"
+      end
+      assert_includes by_name["echo"]["engine_command"], "--expect-body"
+      members = by_name["mix"]["repeats"].first["result"]["endpoints"]
+      assert_equal(%w[/version echo], members.map { |m| m["name"] })
+      assert_equal(%w[GET POST], members.map { |m| m["method"] })
+      members.each { |m| assert_operator m["requests"], :>, 0, m["name"] }
+      assert_operator members[0]["requests"], :>, members[1]["requests"], "weight 3 is served more often than weight 1"
+      assert_nothing_left(pid)
+    end
+
+    def test_answers_that_fail_a_check_during_load_are_counted_as_check_errors
+      results = File.join(tmpdir, "results")
+      status, out, = run_bin("run", own_suite("endpoints" => [{ "path" => "/flaky", "expect_body" => "ready" }], "mix" => nil),
+                             "--results", results)
+      assert status.success?, out
+      result = report(results)["cells"].first["repeats"].first["result"]
+      assert_operator result["requests"], :>, 0
+      assert_equal result["requests"], result["errors"]["check"], "verify saw 'ready'; every answer under load was 'degraded'"
+    end
+
+    def test_a_server_missing_from_the_apps_bundle_fails_its_cells_naming_the_gem_and_the_fix
+      results = File.join(tmpdir, "results")
+      status, out, pid = run_bin("run", own_suite("servers" => [{ "server" => "unicorn" }], "mix" => nil), "--results", results)
+      refute status.success?, out
+      cell = report(results)["cells"].first
+      assert_equal "failed", cell["status"]
+      assert_includes cell["reason"], "bundle add unicorn"
+      assert_nothing_left(pid)
+    end
+
+    def test_a_failing_setup_command_stops_the_run_with_the_command_named
+      status, out, pid = run_bin("run", own_suite("setup" => ["echo preparing", "exit 3"]), "--results", File.join(tmpdir, "r"))
+      refute status.success?
+      assert_includes out, "setup command \"exit 3\" failed"
+      assert_nothing_left(pid)
+    end
+
+    def test_an_app_that_never_gets_ready_fails_its_cells_after_the_ready_timeout
+      File.write(File.join(app_dir, "never.ru"), "sleep\nrun ->(_env) { [200, {}, []] }\n")
+      suite = own_suite("app" => "never.ru", "endpoints" => ["/"], "mix" => nil, "ready_timeout_s" => 2)
+      status, out, pid = run_bin("run", suite, "--results", File.join(tmpdir, "r"))
+      refute status.success?
+      assert_match(/not ready after 2s/, out)
+      assert_nothing_left(pid)
+    end
+  end
+end

@@ -1,0 +1,94 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # SIGINT, SIGTERM and SIGHUP at a random moment of a real run, after its
+  # first cell finished: rackbench exits 128 + N, the run is marked
+  # interrupted, the finished cell is kept as it was, and nothing is left
+  # running. A second signal during the cleanup changes none of that.
+  class SignalsTest < Minitest::Test
+    BIN = File.join(ROOT, "bin", "rackbench")
+
+    def start_run
+      suite = write_suite("engine" => "native", "duration_s" => 2, "order" => "sequential",
+                          "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "webrick" },
+                                        { "server" => "puma", "threads" => 4 }])
+      log = File.join(tmpdir, "rackbench.log")
+      pid = Process.spawn(BIN, "run", "--results", tmpdir, suite, out: log, err: log)
+      (@pids ||= []) << pid
+      pid
+    end
+
+    def teardown
+      (@pids || []).each do |pid|
+        Process.kill("KILL", pid)
+        Process.wait(pid)
+      rescue SystemCallError
+        nil
+      end
+      super
+    end
+
+    def stored_cells
+      return [] unless File.exist?(File.join(tmpdir, Store::FILE))
+
+      store = Store.new(tmpdir)
+      store.run ? store.cells(store.run["id"]) : []
+    rescue ConfigError, SQLite3::BusyException
+      []
+    ensure
+      store&.close
+    end
+
+    def wait_for_a_finished_cell
+      wait_until(timeout_s: 60, message: "the first cell finished") { stored_cells.first }
+    end
+
+    # Interrupts a run with sig at a random moment after its first cell; returns [exit status, first cell before].
+    def interrupt(sig, again: nil)
+      pid = start_run
+      first = wait_for_a_finished_cell
+      seed = Random.new_seed
+      sleep Random.new(seed).rand(0.0..1.5) # the random moment is the experiment
+      running = leftovers(pid)
+      Process.kill(sig, pid)
+      if again
+        # an impatient user: once the cleanup has begun (a server of the run
+        # is gone), another signal every few ms until rackbench is gone
+        wait_until(timeout_s: 30, message: "the cleanup began") { (running - leftovers(pid)).any? }
+        until (_, status = Process.waitpid2(pid, Process::WNOHANG))
+          Process.kill(again, pid)
+          sleep 0.005
+        end
+      else
+        _, status = Process.wait2(pid)
+      end
+      assert_nothing_left(pid)
+      [status, first]
+    end
+
+    def assert_interrupted(status, sig, first)
+      assert_equal 128 + Signal.list[sig], status.exitstatus, File.read(File.join(tmpdir, "rackbench.log"))
+      store = Store.new(tmpdir)
+      assert_equal "interrupted", store.run["status"]
+      kept = store.cells(store.run["id"]).first
+      assert_equal first.except("id"), kept.except("id"), "the finished cell is kept as it was"
+      assert_equal "ok", kept["status"]
+    ensure
+      store&.close
+    end
+
+    %w[INT TERM HUP].each do |sig|
+      define_method("test_sig#{sig.downcase}_keeps_the_finished_cells_marks_the_run_interrupted_and_leaves_nothing") do
+        status, first = interrupt(sig)
+        assert_interrupted(status, sig, first)
+      end
+    end
+
+    def test_a_second_signal_during_the_cleanup_still_leaves_the_run_marked_interrupted
+      status, first = interrupt("TERM", again: "INT")
+      assert_interrupted(status, "TERM", first)
+    end
+  end
+end

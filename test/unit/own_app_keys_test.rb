@@ -1,0 +1,69 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "yaml"
+
+module Rackbench
+  # The suite keys of a user's own app: env:, setup:, ready_path:, real
+  # requests on endpoints, and mix:. Bad values name file, line and key.
+  class OwnAppKeysTest < Minitest::Test
+    def load_suite(extra)
+      path = File.join(tmpdir, "suite.yml")
+      File.write(path, suite_yaml(extra))
+      [Suite.load(path), path]
+    end
+
+    def assert_rejected(extra, key, message)
+      error = assert_raises(ConfigError) { load_suite(extra) }
+      assert_match(/suite\.yml:\d+: #{Regexp.escape(key)} /, error.message)
+      assert_includes error.message, message
+    end
+
+    def test_bad_own_app_keys_name_their_line_and_key
+      assert_rejected({ "env" => { "RAILS_ENV" => %w[a b] } }, "env.RAILS_ENV", "must be a string or number")
+      assert_rejected({ "setup" => ["bin/rails db:prepare", 3] }, "setup.1", "must be a command")
+      assert_rejected({ "ready_path" => "up" }, "ready_path", "must be a path starting with /")
+      assert_rejected({ "endpoints" => [{ "path" => "/items", "method" => "post" }] }, "endpoints.0.method", "HTTP method")
+      assert_rejected({ "endpoints" => [{ "path" => "/items", "json" => {}, "body" => "x" }] },
+                      "endpoints.0.json", "one of body, json or form")
+      assert_rejected({ "endpoints" => [{ "path" => "/items", "ids" => [1] }] }, "endpoints.0.ids", "path with :id")
+      assert_rejected({ "mix" => [{ "endpoint" => "/nope", "weight" => 1 }] }, "mix.0", "one of the suite's endpoints")
+      assert_rejected({ "mix" => [{ "endpoint" => "/hello", "weight" => 0.5 }] }, "mix.0", "whole number > 0")
+    end
+
+    def test_a_mix_is_one_more_endpoint_with_its_members_and_weights
+      suite, = load_suite("endpoints" => ["/hello", { "name" => "create", "path" => "/items", "method" => "POST" }],
+                          "mix" => [{ "endpoint" => "/hello", "weight" => 9 }, { "endpoint" => "create", "weight" => 1 }])
+      mix = suite.endpoints.last
+      assert_equal "mix", mix["name"]
+      assert_equal(%w[/hello create], mix["mix"].map { |m| m["endpoint"]["name"] })
+      assert_equal 3 * suite["concurrency"].size, Plan.new(suite).size
+      args = Traffic.new(mix).engine_args
+      assert_equal ["--endpoint", "/hello", "--weight", "9", "--path", "/hello",
+                    "--endpoint", "create", "--weight", "1", "--method", "POST", "--path", "/items"], args
+    end
+
+    def test_a_request_carries_its_method_headers_json_body_and_ids
+      request = Request.new("path" => "/items/:id", "ids" => [1, "a b"], "method" => "PUT", "json" => { "n" => 1 },
+                            "headers" => { "Cookie" => "s=1" }, "expect_status" => [200, 204])
+      assert_equal ["/items/1", "/items/a+b"], request.paths
+      assert_equal "PUT /items/1 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nCookie: s=1\r\n" \
+                   "Content-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"n\":1}", request.bytes
+      assert_equal ["--method", "PUT", "--header", "Cookie: s=1", "--header", "Content-Type: application/json",
+                    "--body", "{\"n\":1}", "--path", "/items/1", "--path", "/items/a+b", "--expect-status", "200,204"],
+                   request.engine_args
+      form = Request.new("path" => "/login", "method" => "POST", "form" => { "user" => "a&b" })
+      assert_equal "user=a%26b", form.body
+    end
+
+    def test_engines_that_send_plain_gets_only_refuse_real_requests_and_mixes
+      post = Traffic.new("name" => "create", "path" => "/items", "method" => "POST")
+      load = Engines::Load.new(target: Target.tcp(9292, "/items"), concurrency: 1, traffic: post)
+      error = assert_raises(ConfigError) { Engines.fetch("wrk").new.validate!(load) }
+      assert_includes error.message, "need engine: native"
+      assert Engines.fetch("native").new.validate!(load)
+      plain = Engines::Load.new(target: Target.tcp(9292, "/"), concurrency: 1, traffic: Traffic.new("path" => "/"))
+      assert Engines.fetch("wrk").new.validate!(plain)
+    end
+  end
+end
