@@ -24,6 +24,7 @@ Gem::Specification.new do |spec|
   spec.require_paths = ["lib"]
 
   spec.add_dependency "rack", ">= 2.2"
+  spec.add_dependency "sequel", ">= 5.0"
   spec.add_dependency "sqlite3", ">= 1.4"
   spec.metadata["rubygems_mfa_required"] = "true"
 end
