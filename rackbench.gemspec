@@ -17,11 +17,14 @@ Gem::Specification.new do |spec|
   spec.files = `git ls-files -z`.split("\x0").select do |f|
     f.start_with?("lib/", "exe/", "apps/", "ext/") || %w[README.md CHANGELOG.md LICENSE].include?(f)
   end
+  # The native load engine, built by `gem install` (see ext/rackbench_load/extconf.rb).
+  spec.extensions = ["ext/rackbench_load/extconf.rb"]
   spec.bindir = "exe"
   spec.executables = ["rackbench"]
   spec.require_paths = ["lib"]
 
   spec.add_dependency "rack", ">= 2.2"
+  spec.add_dependency "sequel", ">= 5.0"
   spec.add_dependency "sqlite3", ">= 1.4"
   spec.metadata["rubygems_mfa_required"] = "true"
 end

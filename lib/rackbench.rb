@@ -72,6 +72,7 @@ module Rackbench
   autoload :Watchdog, "rackbench/watchdog"
   autoload :Orphans, "rackbench/orphans"
   autoload :ResultsFolder, "rackbench/results_folder"
+  autoload :Port, "rackbench/port"
   autoload :Servers, "rackbench/servers"
   autoload :Proxies, "rackbench/proxies"
   autoload :Services, "rackbench/services"

@@ -13,7 +13,8 @@ module Rackbench
       "servers" => "list server adapters: installed, version, status, knobs",
       "suites" => "list the built-in suites",
       "verify" => "request every endpoint of a bundled app once and check each answer",
-      "load" => "run the native load engine directly (rackbench-load)"
+      "load" => "run the native load engine directly (rackbench-load)",
+      "init" => "write a starter suite (rackbench.yml) for the app in APP_DIR (default: here)"
     }.freeze
 
     # What `rackbench run` (and the other commands, where they apply) exit with.

@@ -2,126 +2,63 @@
 
 require "fileutils"
 require "json"
-require "sqlite3"
+require "sequel"
 require "time"
 
+Sequel.extension :migration
+
 module Rackbench
-  # The results store: one SQLite file holding every run, its cells and their
-  # resource samples. Cells are written as each finishes, so a run interrupted
-  # half way keeps what it measured. Raw engine output and server logs live
-  # beside the database, one folder per run (runs/RUN_ID/).
+  # The results store: every run, its cells, their repeats and resource
+  # samples, in SQLite (a file in the results folder, the default) or in a
+  # shared PostgreSQL database (--results postgres://...), through one Sequel
+  # implementation. Repeats and cells are written as each finishes, so a run
+  # interrupted half way keeps what it measured. Raw engine output and server
+  # logs live in a folder beside the database, one folder per run
+  # (runs/RUN_ID/); see Store::Location.
   #
-  # The schema is versioned with PRAGMA user_version; MIGRATIONS[n] moves n -> n+1.
+  # The schema is versioned by Sequel migrations, one file each in
+  # store/migrations/ (NNN_name.rb); the database's schema_info says how far it is.
   class Store
     DEFAULT_DIR = "rackbench-results"
     FILE = "rackbench.sqlite3"
+    MIGRATIONS = Dir[File.join(__dir__, "store", "migrations", "*.rb")].freeze
+    require_relative "store/location"
 
-    MIGRATIONS = [
-      <<~SQL,
-        CREATE TABLE runs (
-          id INTEGER PRIMARY KEY,
-          suite TEXT NOT NULL,
-          suite_path TEXT,
-          suite_yaml TEXT,
-          settings_json TEXT NOT NULL,
-          machine_json TEXT NOT NULL,
-          pinning_json TEXT,
-          dir TEXT NOT NULL,
-          status TEXT NOT NULL,
-          started_at TEXT NOT NULL,
-          finished_at TEXT
-        );
-        CREATE TABLE cells (
-          id INTEGER PRIMARY KEY,
-          run_id INTEGER NOT NULL REFERENCES runs(id),
-          position INTEGER NOT NULL,
-          server TEXT NOT NULL,
-          label TEXT NOT NULL,
-          config_json TEXT NOT NULL,
-          endpoint TEXT NOT NULL,
-          path TEXT NOT NULL,
-          concurrency INTEGER NOT NULL,
-          engine TEXT NOT NULL,
-          status TEXT NOT NULL,
-          reason TEXT,
-          log_tail TEXT,
-          server_version TEXT,
-          server_command TEXT,
-          engine_command TEXT,
-          requests_per_s REAL,
-          latency_mean_us REAL,
-          latency_p99_us REAL,
-          requests INTEGER,
-          errors INTEGER,
-          result_json TEXT,
-          resources_json TEXT,
-          started_at TEXT NOT NULL,
-          finished_at TEXT
-        );
-        CREATE TABLE samples (
-          cell_id INTEGER NOT NULL REFERENCES cells(id),
-          t_s REAL NOT NULL,
-          rss_bytes INTEGER,
-          pss_bytes INTEGER,
-          cpu_s REAL,
-          processes INTEGER,
-          threads INTEGER
-        );
-        CREATE INDEX cells_run ON cells(run_id, position);
-        CREATE INDEX samples_cell ON samples(cell_id);
-      SQL
-      # 2: repeats (rackbench 0.2). Each repeat is written as it finishes, so
-      # an interrupted run keeps every measured window; the cell row follows
-      # when the cell is complete.
-      <<~SQL
-        CREATE TABLE repeats (
-          run_id INTEGER NOT NULL REFERENCES runs(id),
-          position INTEGER NOT NULL,
-          idx INTEGER NOT NULL,
-          deployment INTEGER,
-          round INTEGER,
-          result_json TEXT NOT NULL,
-          resources_json TEXT,
-          noise_json TEXT,
-          drain_s REAL,
-          started_at TEXT,
-          PRIMARY KEY (run_id, position, idx)
-        );
-      SQL
-    ].freeze
+    attr_reader :location
 
-    attr_reader :dir
-
-    def initialize(dir = DEFAULT_DIR)
-      @dir = File.expand_path(dir)
-      FileUtils.mkdir_p(@dir)
-      @db = SQLite3::Database.new(File.join(@dir, FILE))
-      @db.results_as_hash = true
-      @db.busy_timeout = 5000
+    # location: a results folder or a postgres:// URL (see Store::Location).
+    def initialize(location = Location.default)
+      @location = location.is_a?(Location) ? location : Location.new(location)
+      @db = @location.connect
       migrate
     end
 
-    def path = File.join(dir, FILE)
+    # The folder of raw output (runs/RUN_ID/); with SQLite, also the database's.
+    def dir = location.dir
 
-    def close = @db.close
+    # The SQLite file, or the PostgreSQL URL without its password.
+    def path = location.to_s
 
-    def schema_version = @db.get_first_value("PRAGMA user_version")
+    def close
+      @db.disconnect
+      Sequel.synchronize { Sequel::DATABASES.delete(@db) }
+    end
+
+    def schema_version = @db[:schema_info].get(:version)
 
     def create_run(suite:, settings:, machine:, pinning:)
       suite_yaml = File.exist?(suite.path.to_s) ? File.read(suite.path) : nil
-      @db.execute(<<~SQL, [suite.name, suite.path, suite_yaml, settings.to_json, machine.to_json, pinning.to_json, now])
-        INSERT INTO runs (suite, suite_path, suite_yaml, settings_json, machine_json, pinning_json, dir, status, started_at)
-        VALUES (?, ?, ?, ?, ?, ?, '', 'running', ?)
-      SQL
-      id = @db.last_insert_row_id
+      id = @db[:runs].insert(suite: suite.name, suite_path: suite.path, suite_yaml: suite_yaml,
+                             settings_json: settings.to_json, machine_json: machine.to_json,
+                             pinning_json: pinning.to_json, dir: "", status: "running", started_at: now)
       run_dir = File.join(dir, "runs", id.to_s)
       FileUtils.mkdir_p(run_dir)
-      @db.execute("UPDATE runs SET dir = ? WHERE id = ?", [run_dir, id])
+      @db[:runs].where(id: id).update(dir: run_dir)
       run(id)
     end
 
     def finish_run(id, status)
-      @db.execute("UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", [status, now, id])
+      @db[:runs].where(id: id).update(status: status, finished_at: now)
     end
 
     # record: a Hash with the cells columns (json fields as Ruby objects); samples: [Sampler::Sample]
@@ -131,31 +68,27 @@ module Rackbench
       %w[server_command engine_command].each { |k| row[k] = row[k].to_json if row[k].is_a?(Array) }
       row["run_id"] = run_id
       row["finished_at"] ||= now
-      cols = row.keys
       @db.transaction do
-        @db.execute("INSERT INTO cells (#{cols.join(",")}) VALUES (#{(["?"] * cols.size).join(",")})", row.values)
-        cell_id = @db.last_insert_row_id
-        samples.each do |s|
-          @db.execute("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?)",
-                      [cell_id, s.t_s, s.rss_bytes, s.pss_bytes, s.cpu_s, s.processes, s.threads])
-        end
+        cell_id = @db[:cells].insert(row.transform_keys(&:to_sym))
+        @db[:samples].multi_insert(samples.map do |s|
+          { cell_id: cell_id, t_s: s.t_s, rss_bytes: s.rss_bytes, pss_bytes: s.pss_bytes, cpu_s: s.cpu_s,
+            processes: s.processes, threads: s.threads }
+        end)
         cell_id
       end
     end
 
     # One measured window of the cell at position (a Measurement::Repeat).
     def add_repeat(run_id, position, repeat)
-      @db.execute(<<~SQL, [run_id, position, repeat.index, repeat.deployment, repeat.round, repeat.result.to_h.to_json,
-        INSERT INTO repeats (run_id, position, idx, deployment, round, result_json, resources_json, noise_json,
-                             drain_s, started_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      SQL
-                           repeat.resources.to_json, repeat.noise.to_json, repeat.drain_s, repeat.started_at])
+      @db[:repeats].insert(run_id: run_id, position: position, idx: repeat.index, deployment: repeat.deployment,
+                           round: repeat.round, result_json: repeat.result.to_h.to_json,
+                           resources_json: repeat.resources.to_json, noise_json: repeat.noise.to_json,
+                           drain_s: repeat.drain_s, started_at: repeat.started_at)
     end
 
     # {position => [Measurement::Repeat]} of a run.
     def repeats(run_id)
-      rows = @db.execute("SELECT * FROM repeats WHERE run_id = ? ORDER BY position, idx", [run_id])
+      rows = rows(@db[:repeats].where(run_id: run_id).order(:position, :idx))
       rows.group_by { |r| r["position"] }.transform_values do |list|
         list.map do |r|
           Measurement::Repeat.new(
@@ -185,16 +118,12 @@ module Rackbench
     end
 
     def runs(limit: 20)
-      @db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT ?", [limit]).map { |r| decode_run(r) }
+      rows(@db[:runs].reverse(:id).limit(limit)).map { |r| decode_run(r) }
     end
 
     # A run by id, or the latest run when id is nil.
     def run(id = nil)
-      row = if id
-              @db.get_first_row("SELECT * FROM runs WHERE id = ?", [Integer(id)])
-            else
-              @db.get_first_row("SELECT * FROM runs ORDER BY id DESC LIMIT 1")
-            end
+      row = rows((id ? @db[:runs].where(id: Integer(id)) : @db[:runs].reverse(:id)).limit(1)).first
       raise ConfigError, id ? "no run #{id} in #{path}" : "no runs in #{path} yet (rackbench run first)" unless row
 
       decode_run(row)
@@ -203,7 +132,7 @@ module Rackbench
     end
 
     def cells(run_id)
-      @db.execute("SELECT * FROM cells WHERE run_id = ? ORDER BY position", [run_id]).map do |r|
+      rows(@db[:cells].where(run_id: run_id).order(:position)).map do |r|
         %w[config result resources].each { |k| r[k] = r.delete("#{k}_json")&.then { |j| JSON.parse(j) } }
         %w[server_command engine_command].each { |k| r[k] = JSON.parse(r[k]) if r[k]&.start_with?("[") }
         r
@@ -211,7 +140,33 @@ module Rackbench
     end
 
     def samples(cell_id)
-      @db.execute("SELECT * FROM samples WHERE cell_id = ? ORDER BY t_s", [cell_id])
+      rows(@db[:samples].where(cell_id: cell_id).order(:t_s))
+    end
+
+    # Copies run run_id of another Store into this one (a laptop's SQLite run
+    # into the team's PostgreSQL, say), rows as they are; the run gets this
+    # store's next id and keeps the folder of raw output it had. Returns the run.
+    def import_run(from, run_id)
+      source = from.raw_rows(run_id)
+      @db.transaction do
+        id = @db[:runs].insert(source[:run].except(:id))
+        source[:cells].each do |cell|
+          cell_id = @db[:cells].insert(cell.except(:id).merge(run_id: id))
+          @db[:samples].multi_insert(source[:samples].fetch(cell[:id], []).map { |r| r.merge(cell_id: cell_id) })
+        end
+        @db[:repeats].multi_insert(source[:repeats].map { |r| r.merge(run_id: id) })
+        run(id)
+      end
+    end
+
+    protected
+
+    # A run's rows as stored (symbol keys, JSON undecoded), for import_run.
+    def raw_rows(run_id)
+      id = run(run_id)["id"]
+      cells = @db[:cells].where(run_id: id).order(:position).all
+      { run: @db[:runs].where(id: id).first, cells: cells, repeats: @db[:repeats].where(run_id: id).all,
+        samples: @db[:samples].where(cell_id: cells.map { |c| c[:id] }).order(:t_s).all.group_by { |r| r[:cell_id] } }
     end
 
     private
@@ -235,14 +190,22 @@ module Rackbench
       row
     end
 
+    # Rows as Hashes with String keys, the same from SQLite and PostgreSQL.
+    def rows(dataset) = dataset.all.map { |r| r.transform_keys(&:to_s) }
+
     def migrate
-      version = schema_version
-      MIGRATIONS.drop(version).each_with_index do |sql, i|
-        @db.transaction do
-          @db.execute_batch(sql)
-          @db.execute("PRAGMA user_version = #{version + i + 1}")
-        end
-      end
+      adopt_user_version
+      Sequel::Migrator.run(@db, File.join(__dir__, "store", "migrations"))
+    end
+
+    # Stores written before Sequel counted their schema in PRAGMA user_version:
+    # carry that count over to schema_info, so the migrations that ran are skipped.
+    def adopt_user_version
+      return if location.postgres? || @db.table_exists?(:schema_info) || !@db.table_exists?(:runs)
+
+      version = @db.fetch("PRAGMA user_version").single_value
+      @db.create_table(:schema_info) { Integer :version, default: 0, null: false }
+      @db[:schema_info].insert(version: version)
     end
 
     def now = Time.now.utc.iso8601(3)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "psych"
+require_relative "suite/ranges"
 require_relative "suite/own_app_keys"
 
 module Rackbench
@@ -23,6 +24,7 @@ module Rackbench
   # appears (the suite, its endpoints, its server entries). What changed is kept
   # in data["scaled"], so every output can say what was scaled.
   class Suite
+    include Ranges
     include OwnAppKeys
 
     BUILTIN_DIR = File.join(__dir__, "suites")
@@ -182,12 +184,14 @@ module Rackbench
         path.is_a?(String) && path.start_with?("/") ? nil : "must be a path starting with / (or {path: ...})"
       end
       validate_endpoint_levels
+      validate_port_ranges # before the adapters see a port: the error names the exact key
       validate_own_app
       validate_servers
       validate_services
       validate_engine
       validate_statistics(@data)
       %w[smoke scale].each { |block| validate_overrides(block) }
+      validate_all_ranges
     end
 
     # repeats: "auto" or a whole number >= 1; counts >= 1; 0 < precision < 1.
@@ -222,6 +226,7 @@ module Rackbench
     def validate_overrides_given(overrides)
       overrides.each { |key, value| validate_type(key, value) if KEYS.key?(key) }
       validate_statistics(overrides, ["(command line)"])
+      validate_ranges(overrides, ["(command line)"])
     end
 
     # A smoke run tests the plumbing, not the figures: one repeat on one

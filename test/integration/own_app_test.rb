@@ -77,6 +77,22 @@ module Rackbench
       assert_nothing_left(pid)
     end
 
+    def test_init_writes_a_starter_suite_that_runs_on_the_apps_own_server
+      status, out, = run_bin("init", app_dir)
+      assert status.success?, out
+      assert_match(/sinatra app in .*; servers in its bundle: puma/, out)
+      suite = File.read(File.join(app_dir, "rackbench.yml"))
+      assert_match(%r{^endpoints:\n  - /flaky\n  - /version\n}, suite, "its GET routes, each answered 2xx")
+      refute_includes suite, "/echo", "a POST route is not a starter endpoint"
+      status, out, pid = run_bin("run", File.join(app_dir, "rackbench.yml"), "--smoke", "--results", File.join(tmpdir, "r"))
+      assert status.success?, out
+      assert_match(/^puma x0:5\s+4\s+[\d,.]+/, out)
+      assert_nothing_left(pid)
+      status, out, = run_bin("init", app_dir)
+      refute status.success?
+      assert_includes out, "rackbench.yml exists: pass --force"
+    end
+
     def test_answers_that_fail_a_check_during_load_are_counted_as_check_errors
       results = File.join(tmpdir, "results")
       status, out, = run_bin("run", own_suite("endpoints" => [{ "path" => "/flaky", "expect_body" => "ready" }], "mix" => nil),

@@ -11,7 +11,7 @@ module Rackbench
         @argv = argv
         @out = out
         @err = err
-        @results = Store::DEFAULT_DIR
+        @results = Store::Location.default
         @threshold = 0.05
         @metric = "requests_per_s"
         @format = "table"
@@ -39,7 +39,7 @@ module Rackbench
                      "Compares two stored runs cell by cell (server config, endpoint, concurrency).\n" \
                      "Exit 1 when a cell regressed: the CI of new/baseline lies below 1 and the ratio is below " \
                      "1 - threshold; exit 0 otherwise."
-          o.on("--results DIR", "results folder (default: #{Store::DEFAULT_DIR})") { |d| @results = d }
+          o.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
           o.on("--threshold SHARE", Float, "smallest regression that fails the gate (default 0.05)") do |t|
             raise ConfigError, "--threshold must be a share between 0 and 1, got #{t}" unless t.positive? && t < 1
 

@@ -10,7 +10,7 @@ module Rackbench
         @out = out
         @err = err
         @format = "table"
-        @results = Store::DEFAULT_DIR
+        @results = Store::Location.default
       end
 
       def call
@@ -42,7 +42,7 @@ module Rackbench
         OptionParser.new do |o|
           o.banner = "Usage: rackbench report [RUN_ID] [options]   (default: the latest run)"
           o.on("--format FORMAT", "#{Reports.names.join(", ")} (default table)") { |f| @format = Reports.fetch(f) && f }
-          o.on("--results DIR", "results folder (default: #{Store::DEFAULT_DIR})") { |d| @results = d }
+          o.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
           o.on("--output FILE", "write the report to FILE instead of printing it") { |f| @output = f }
           o.on("--list", "list stored runs") { @list = true }
         end

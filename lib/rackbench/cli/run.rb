@@ -15,7 +15,7 @@ module Rackbench
         @out = out
         @err = err
         @overrides = {}
-        @results = Store::DEFAULT_DIR
+        @results = Store::Location.default
         @format = nil
         @threshold = 0.05
       end
@@ -23,7 +23,7 @@ module Rackbench
       def call
         parser.parse!(@argv)
         suite = Suite.load(@argv.first || "quick", overrides: @overrides)
-        ResultsFolder.check!(@results)
+        ResultsFolder.check!(Store::Location.new(@results).dir) # with PostgreSQL, the local folder of raw output
         scaled = Article::Summary.new({ "settings" => suite.data }, []).scaled_text
         @out.puts "rackbench: #{scaled}" if scaled
         report_orphans
@@ -91,7 +91,7 @@ module Rackbench
 
       # Options about the run itself rather than the suite's settings.
       def run_options(opts)
-        opts.on("--results DIR", "results folder (default: #{Store::DEFAULT_DIR})") { |d| @results = d }
+        opts.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
         opts.on("--clean", "first end processes left running by a rackbench that is gone") { @clean = true }
         opts.on("--format FORMAT", "#{Reports.names.join(", ")} (default: table, or article for a seed suite)") do |f|
           @format = Reports.fetch(f) && f

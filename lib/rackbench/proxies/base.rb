@@ -77,6 +77,10 @@ module Rackbench
           raise ConfigError,
                 "proxy #{name}: unknown key #{unknown.first.inspect}; it takes #{(KEYS + self.class.knobs).uniq.join(", ")}"
         end
+        # the port is written into the proxy's config file: nothing but a port may get there
+        if config.key?("port") && !Port.valid?(config["port"])
+          raise ConfigError, "proxy #{name}: \"port\" #{Port::PROBLEM}, got #{config["port"].inspect}"
+        end
         unless self.class::BALANCES.key?(balance)
           raise ConfigError, "proxy #{name}: balance #{balance.inspect} is not one of #{self.class.balances.join(", ")}"
         end

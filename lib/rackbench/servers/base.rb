@@ -79,6 +79,10 @@ module Rackbench
           raise ConfigError, "server #{name}: unknown key #{unknown.first.inspect}; " \
                              "it takes #{(self.class.knobs + COMMON_KEYS).join(", ")}"
         end
+        if config.key?("port") && !Port.valid?(config["port"])
+          raise ConfigError, "server #{name}: \"port\" #{Port::PROBLEM}, got #{config["port"].inspect}"
+        end
+
         instances = config.fetch("instances", 1)
         unless instances.is_a?(Integer) && instances.positive?
           raise ConfigError, "server #{name}: \"instances\" must be a whole number > 0, got #{instances.inspect}"

@@ -1,0 +1,104 @@
+# frozen_string_literal: true
+
+require "open3"
+
+module Rackbench
+  module Init
+    # What `rackbench init` can tell about an app from its files: the
+    # framework, GET paths without parameters, the servers its Gemfile.lock
+    # has, and what it could not detect (said, never guessed).
+    #
+    #   d = Detection.new("~/shop")
+    #   d.framework   # "rails", "sinatra", "roda" or "rack"
+    #   d.paths       # ["/", "/items", "/up"]
+    #   d.servers     # ["puma", "unicorn"]
+    #   d.notes       # ["routes with parameters left out: /items/:id, ..."]
+    class Detection
+      # Ruby app servers rackbench drives, in the order a starter suite lists them.
+      SERVERS = %w[puma unicorn pitchfork falcon thin iodine agoo webrick].freeze
+      RAILS_ROUTE = %r{\A\s*(?:\S+\s+)?GET\s+(/\S*?)(?:\(\.:format\))?\s+\S+#\S+}
+
+      attr_reader :dir, :notes
+
+      def initialize(dir)
+        @dir = File.expand_path(dir)
+        @notes = []
+        return if File.file?(config_ru)
+
+        raise ConfigError,
+              "#{dir}: no config.ru (rackbench serves Rack apps; run init in the app's folder)"
+      end
+
+      def config_ru = File.join(dir, "config.ru")
+      def bundle = @bundle ||= AppBundle.for(config_ru)
+      def gems = bundle ? bundle.gems : {}
+
+      def framework
+        @framework ||= if File.file?(File.join(dir, "config", "application.rb")) || gems.key?("railties") then "rails"
+                       elsif gems.key?("sinatra") || sources.match?(/Sinatra::/) then "sinatra"
+                       elsif gems.key?("roda") || sources.match?(/< Roda\b/) then "roda"
+                       else "rack"
+                       end
+      end
+
+      def servers
+        found = SERVERS.select { |s| gems.key?(s) }
+        if bundle && found.empty?
+          @notes << "no app server in the Gemfile.lock: add one (`bundle add puma`) to benchmark under the app's bundle"
+        end
+        found
+      end
+
+      # GET paths without parameters, "/" first.
+      def paths
+        @paths ||= begin
+          found = send(:"#{framework}_paths")
+          (["/"] & found) + (found - ["/"]).sort
+        end
+      end
+
+      private
+
+      def sources
+        @sources ||= Dir[File.join(dir, "{config.ru,*.rb,app/**/*.rb,lib/**/*.rb}")].first(200).map do |f|
+          File.read(f)
+        end.join("\n")
+      end
+
+      def rails_paths
+        out, status = Open3.capture2e(bundle ? bundle.env : {}, "bin/rails", "routes", chdir: dir)
+        unless status.success?
+          @notes << "`bin/rails routes` failed, so no routes were read: #{out.lines.last(1).join.strip}"
+          return ["/"]
+        end
+        routes = out.lines.filter_map { |l| l[RAILS_ROUTE, 1] }.uniq
+        with_params = routes.select { |r| r.include?(":") || r.include?("*") }
+        if with_params.any?
+          @notes << "routes with parameters left out: #{with_params.first(5).join(", ")}#{", ..." if with_params.size > 5}"
+        end
+        (routes - with_params).reject do |r|
+          r.start_with?("/rails/", "/recede_historical_location", "/resume_historical_location", "/refresh_historical_location")
+        end
+      end
+
+      def sinatra_paths
+        routes = sources.scan(%r{^\s*get\s*\(?\s*["'](/[^"']*)["']}).flatten.uniq
+        with_params = routes.grep(/[:*]/)
+        @notes << "routes with parameters left out: #{with_params.join(", ")}" if with_params.any?
+        routes -= with_params
+        routes.empty? ? ["/"] : routes
+      end
+
+      def roda_paths
+        @notes << "Roda's routing tree is code: only r.root and literal r.get/r.is strings are read; add the others by hand"
+        found = sources.include?("r.root") ? ["/"] : []
+        found + sources.scan(%r{r\.(?:get|is)\s*\(?\s*["']([^"'/][^"']*)["']\s*\)?\s*do}).flatten.map { |p| "/#{p}" }.uniq
+      end
+
+      def rack_paths
+        @notes << "a plain Rack app has no route table: only / was tried; add your endpoints by hand"
+        ["/"]
+      end
+    end
+  end
+end
