@@ -33,8 +33,12 @@ module Rackbench
     # The path the load's target URL names (the engine's --path options send the rest).
     def path = requests.first.path
 
-    # Whether an engine without options for methods, bodies, checks and mixes can send it.
-    def plain? = !mix? && requests.first.plain_get? && requests.first.engine_args.empty?
+    # Whether an engine without options for methods, headers, bodies and mixes
+    # can send it (it may not check the answers during load: #checks?).
+    def plain? = !mix? && requests.first.plain_get?
+
+    # Whether answers are to be checked during load (expect_status/expect_body).
+    def checks? = requests.any? { |r| r.expect_status || r.expect_body }
 
     # rackbench-load's options: a mix names each member (--endpoint, --weight)
     # and gives its own request options after it.
