@@ -10,4 +10,4 @@ module Rackbench
   end
 end
 require_relative "reports/base"
-require_relative "reports/mix_breakdown"
+require_relative "reports/parts/mix_breakdown"
