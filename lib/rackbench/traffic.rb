@@ -33,12 +33,9 @@ module Rackbench
     # The path the load's target URL names (the engine's --path options send the rest).
     def path = requests.first.path
 
-    # Whether an engine without options for methods, headers, bodies and mixes
-    # can send it (it may not check the answers during load: #checks?).
+    # Whether an engine that sends plain GETs (wrk, ab) can send it. Checks do
+    # not count: those engines leave them to the verify step, unchecked under load.
     def plain? = !mix? && requests.first.plain_get?
-
-    # Whether answers are to be checked during load (expect_status/expect_body).
-    def checks? = requests.any? { |r| r.expect_status || r.expect_body }
 
     # rackbench-load's options: a mix names each member (--endpoint, --weight)
     # and gives its own request options after it.
