@@ -9,7 +9,7 @@ module Rackbench
   class OwnAppKeysTest < Minitest::Test
     def load_suite(extra)
       path = File.join(tmpdir, "suite.yml")
-      File.write(path, suite_yaml(extra))
+      File.write(path, suite_yaml({ "engine" => "native" }.merge(extra)))
       [Suite.load(path), path]
     end
 
@@ -62,8 +62,12 @@ module Rackbench
       error = assert_raises(ConfigError) { Engines.fetch("wrk").new.validate!(load) }
       assert_includes error.message, "need engine: native"
       assert Engines.fetch("native").new.validate!(load)
-      plain = Engines::Load.new(target: Target.tcp(9292, "/"), concurrency: 1, traffic: Traffic.new("path" => "/"))
-      assert Engines.fetch("wrk").new.validate!(plain)
+      checked = Traffic.new("path" => "/", "expect_body" => "ok", "expect_status" => 200)
+      plain = Engines::Load.new(target: Target.tcp(9292, "/"), concurrency: 1, traffic: checked)
+      assert Engines.fetch("wrk").new.validate!(plain), "checks stay with the verify step on wrk"
+      assert_rejected({ "engine" => "wrk", "endpoints" => [{ "path" => "/items", "method" => "POST" }] },
+                      "endpoints.0", "need engine: native")
+      assert_rejected({ "engine" => "ab", "mix" => [{ "endpoint" => "/hello", "weight" => 1 }] }, "mix", "needs engine: native")
     end
   end
 end

@@ -63,7 +63,7 @@ module Rackbench
 
       def validate!(load)
         if load.traffic && !load.traffic.plain? && !supports_requests?
-          what = load.traffic.mix? ? "a mix" : "methods, headers, bodies and checks"
+          what = load.traffic.mix? ? "a mix" : "methods, headers, bodies and ids"
           raise ConfigError, "engine #{name} sends plain GETs only; #{what} need engine: native"
         end
         if load.target.unix? && !supports_unix?

@@ -23,6 +23,7 @@ module Rackbench
 
         validate_requests
         validate_mix
+        validate_engine_requests
       end
 
       def validate_env
@@ -36,6 +37,23 @@ module Rackbench
           msg = Request.problem(e)
           raise error(["endpoints", i, (e.keys & Request::KEYS).first || "path"], msg) if msg
         end
+      end
+
+      # wrk and ab send plain GETs: a real request or a mix needs the native engine.
+      def validate_engine_requests
+        engine = Engines.fetch(@data["engine"] || "native").new
+        return if engine.supports_requests?
+
+        raise error(["mix"], "needs engine: native (#{engine.name} sends plain GETs only)") if @data["mix"]
+
+        @data["endpoints"].each_with_index do |e, i|
+          next unless e.is_a?(Hash) && !Traffic.new({ "name" => e["path"] }.merge(e)).plain?
+
+          raise error(["endpoints", i], "a method, headers, a body or ids need engine: native " \
+                                        "(#{engine.name} sends plain GETs only)")
+        end
+      rescue UnknownName
+        nil # validate_engine names it
       end
 
       def validate_mix
