@@ -83,7 +83,10 @@ module Rackbench
     # Stops the child's process group: signal, grace period, then SIGKILL.
     def stop(child, signal: "TERM", grace_s: DEFAULT_GRACE_S)
       close_stdin(child)
-      signal_group(child, signal) if child.alive?
+      if child.alive?
+        signal_group(child, signal)
+        signal_group(child, "CONT") # a stopped (SIGSTOP) process acts on the signal only once continued
+      end
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + grace_s
       sleep 0.02 while child.alive? && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
       # The leader may be gone while processes it forked remain in the group.

@@ -74,7 +74,7 @@ module Rackbench
     def test_a_wrong_answer_stops_the_cell_before_it_is_measured
       _run, cells = run_suite("endpoints" => [{ "path" => "/hello", "expect_body" => "goodbye" }])
       assert_equal "failed", cells[0]["status"]
-      assert_match 'verify /hello: body does not contain "goodbye"', cells[0]["reason"]
+      assert_match 'verify GET /hello: body does not contain "goodbye"', cells[0]["reason"]
       assert_nil cells[0]["requests_per_s"]
     end
 

@@ -35,7 +35,7 @@ module Rackbench
 
       store = Store.new(tmpdir)
       store.run ? store.cells(store.run["id"]) : []
-    rescue ConfigError, SQLite3::BusyException
+    rescue ConfigError, Sequel::DatabaseError
       []
     ensure
       store&.close

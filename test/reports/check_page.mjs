@@ -1,6 +1,7 @@
 // Opens an HTML report in headless Chromium (Debian's package) through
 // playwright-core, waits until its charts are drawn, and prints one JSON line:
-// {"errors": [console errors and page errors], "charts": [{"name", "width", "height", "marks"}]}.
+// {"errors": [console errors and page errors], "charts": [{"name", "width", "height", "marks", "bands"}],
+//  "summary": the text of the page's #summary, "lead": the name of the chart beside it}.
 // A screenshot of the whole page is written to the path given second.
 //
 //   node check_page.mjs REPORT.html SCREENSHOT.png USER_DATA_DIR
@@ -30,10 +31,13 @@ try {
     const svg = f.querySelector("svg");
     const box = svg ? svg.getBoundingClientRect() : { width: 0, height: 0 };
     return { name: f.dataset.name, width: box.width, height: box.height,
-             marks: svg ? svg.querySelectorAll(".role-mark > path, .role-mark > rect, .role-mark path").length : 0 };
+             marks: svg ? svg.querySelectorAll(".role-mark > path, .role-mark > rect, .role-mark path").length : 0,
+             bands: svg ? [...svg.querySelectorAll(".mark-area path")].filter((p) => (p.getAttribute("d") || "").length > 8).length : 0 };
   }));
+  const summary = await page.$eval("#summary", (s) => s.innerText).catch(() => null);
+  const lead = await page.$eval(".lead figure.chart", (f) => f.dataset.name).catch(() => null);
   await page.screenshot({ path: screenshot_path, fullPage: true });
-  process.stdout.write(JSON.stringify({ errors, charts }) + "\n");
+  process.stdout.write(JSON.stringify({ errors, charts, summary, lead }) + "\n");
 } finally {
   await context.close();
 }

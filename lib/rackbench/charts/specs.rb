@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../article/summary"
+require_relative "frame"
 
 module Rackbench
   # Charts of a stored run, drawn by Vega-Lite (vendored from npm in this
@@ -18,11 +19,7 @@ module Rackbench
     #   Specs.new(run, cells).all  # => [{"name"=>"hello-reqs", "title"=>..., "spec"=>{...}}]
     class Specs
       KINDS = %w[concurrency timeline bars tuning].freeze
-      WIDTH = 520
-      HEIGHT = 300
-      # Vega-Lite cuts axis labels at 180 px; a label such as "mongrel (3
-      # instances) via lighttpd (round-robin)" lost the part that differs.
-      LABEL_LIMIT_PX = 420
+      LABEL_LIMIT_PX = Frame::LABEL_LIMIT_PX
 
       def initialize(run, cells)
         @summary = Article::Summary.new(run, cells)
@@ -33,7 +30,10 @@ module Rackbench
         list.map { |k| k.is_a?(Hash) ? k : { "kind" => k } }
       end
 
-      def all
+      def all = of(kinds)
+
+      # The charts of the given kinds ([{"kind"=>"timeline"}]), whatever the suite asks for.
+      def of(kinds)
         kinds.flat_map do |k|
           unless KINDS.include?(k["kind"])
             raise ConfigError,
@@ -56,9 +56,10 @@ module Rackbench
             { "config" => f.label, "concurrency" => f.cell["concurrency"], "requests_per_s" => f.requests_per_s,
               "latency_mean_ms" => f.latency_mean_ms }
           end
-          [line("#{slug(title)}-reqs", "#{title}: requests per second", points, "concurrency", "requests_per_s", "req/s", missing(list)),
-           line("#{slug(title)}-latency", "#{title}: mean response time", points, "concurrency", "latency_mean_ms", "ms",
-                missing(list))]
+          [line("#{slug(title)}-reqs", "#{title}: requests per second", points, missing(list),
+                x: "concurrency", y: "requests_per_s", y_title: "req/s"),
+           line("#{slug(title)}-latency", "#{title}: mean response time", points, missing(list),
+                x: "concurrency", y: "latency_mean_ms", y_title: "ms")]
         end
       end
 
@@ -69,8 +70,8 @@ module Rackbench
 
           title = @summary.title(group)
           points = with_series.flat_map { |f| f.series.map { |p| p.merge("config" => f.label) } }
-          line("#{slug(title)}-timeline", "#{title}: requests per second over time", points, "t_s", "requests_per_s", "req/s", missing(list),
-               x_title: "seconds into the measurement")
+          line("#{slug(title)}-timeline", "#{title}: requests per second over time", points, missing(list),
+               x: "t_s", y: "requests_per_s", y_title: "req/s", x_title: "seconds into the measurement", detail: "repeat")
         end
       end
 
@@ -107,26 +108,22 @@ module Rackbench
         end
       end
 
-      def line(name, title, points, x, y, y_title, missing, x_title: x)
-        chart(name, title, missing,
-              "data" => { "values" => points },
-              "mark" => { "type" => "line", "point" => true, "tooltip" => true },
-              "encoding" => { "x" => { "field" => x, "type" => "quantitative", "title" => x_title },
-                              "y" => { "field" => y, "type" => "quantitative", "title" => y_title },
-                              "color" => { "field" => "config", "type" => "nominal", "sort" => nil } })
+      # detail: a field that splits a config's points into separate lines (a
+      # timeline's repeats each start again at second 1).
+      def line(name, title, points, missing, x:, y:, y_title:, x_title: x, detail: nil)
+        encoding = { "x" => { "field" => x, "type" => "quantitative", "title" => x_title },
+                     "y" => { "field" => y, "type" => "quantitative", "title" => y_title },
+                     "color" => { "field" => "config", "type" => "nominal", "sort" => nil } }
+        encoding["detail"] = { "field" => detail, "type" => "nominal" } if detail
+        chart(name, title, missing, "data" => { "values" => points },
+                                    "mark" => { "type" => "line", "point" => true, "tooltip" => true }, "encoding" => encoding)
       end
 
-      def chart(name, title, missing, body)
-        subtitle = missing.empty? ? [] : ["not measured: #{missing.join(", ")}"]
-        spec = { "$schema" => "https://vega.github.io/schema/vega-lite/v6.json", "width" => WIDTH, "height" => HEIGHT,
-                 "title" => { "text" => title, "subtitle" => subtitle, "anchor" => "start" },
-                 "background" => "white" }.merge(body)
-        { "name" => name, "title" => title, "spec" => spec }
-      end
+      def chart(name, title, missing, body) = Frame.chart(name, title, body, missing: missing)
 
       def missing(list) = list.reject(&:ok?).map(&:label).uniq
 
-      def slug(text) = text.to_s.downcase.gsub(/[^a-z0-9]+/, "-").gsub(/\A-|-\z/, "")
+      def slug(text) = Frame.slug(text)
     end
   end
 end

@@ -23,7 +23,7 @@ module Rackbench
       def call
         parser.parse!(@argv)
         suite = Suite.load(@argv.first || "quick", overrides: @overrides)
-        ResultsFolder.check!(@results)
+        ResultsFolder.check!(Store::Location.new(@results).dir) # with PostgreSQL, the local folder of raw output
         scaled = Article::Summary.new({ "settings" => suite.data }, []).scaled_text
         @out.puts "rackbench: #{scaled}" if scaled
         report_orphans

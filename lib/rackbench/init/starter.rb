@@ -29,7 +29,18 @@ module Rackbench
       def env
         return {} unless rails?
 
-        @env ||= { "RAILS_ENV" => "production", "SECRET_KEY_BASE" => SecureRandom.hex(32), "RAILS_LOG_LEVEL" => "warn" }
+        @env ||= { "RAILS_ENV" => "production", "SECRET_KEY_BASE" => SecureRandom.hex(32), "RAILS_LOG_LEVEL" => "warn",
+                   **sqlite_url }
+      end
+
+      # A SQLite production section without a database file (rails new
+      # --minimal writes one) gets a DATABASE_URL in storage/.
+      def sqlite_url
+        path = File.join(detection.dir, "config", "database.yml")
+        production = File.file?(path) && File.read(path)[/^production:\n((?:[ \t].*\n?|\n)*)/, 1]
+        return {} unless production && File.read(path).include?("sqlite3") && !production.match?(/^\s*database:/)
+
+        { "DATABASE_URL" => "sqlite3:storage/production.sqlite3" }
       end
 
       def setup

@@ -3,110 +3,73 @@
 require "cgi"
 require "json"
 require_relative "../article/summary"
-require_relative "../charts/specs"
+require_relative "../charts/page"
 require_relative "../charts/renderer"
+require_relative "failures"
 
 module Rackbench
   module Reports
-    # One self-contained HTML page for a run: provenance, the article's
-    # conclusion and the claims checked, a table per workload, the tables in
-    # the article's own shapes, and the charts, drawn in the browser by the
-    # Vega and Vega-Lite builds inlined into the page (no network needed).
-    # `rackbench report RUN --format html` writes it into the run's folder.
+    # One self-contained HTML page for a run that answers the question first:
+    # the verdicts (who is faster, by how much, with a 95 % CI, or "no
+    # difference detected"), the warnings with their advice, the cells not
+    # measured (one line per server) and what ran, beside the chart that
+    # answers it (throughput against concurrency with CI bands). Then the
+    # charts the run's shape calls for (Charts::Page), the tables with CIs,
+    # and for a seed suite the article's claims, tables and charts. The
+    # charts are drawn in the browser by the Vega and Vega-Lite builds,
+    # inlined once (no network needed).
     #
     #   rackbench report RUN --format html   # => .../runs/RUN/report.html
     class Html < Base
       def self.file_name = "report.html"
 
-      COLUMNS = [["Server / config", :label], ["Conc.", nil], ["req/s", :requests_per_s], ["mean ms", :latency_mean_ms],
-                 ["p99 ms", :latency_p99_ms], ["longest ms", :longest_ms], ["errors n/tot", :errors_n_tot],
-                 ["memory MB", :memory_mb], ["server cores busy", :server_load]].freeze
+      TABLE = [["Server / config", "server"], ["Conc.", "concurrency"], ["req/s [95% CI]", "throughput"], ["CV", "cv"],
+               ["p50 ms", "latency_p50_ms"], ["p99 ms [95% CI]", "latency_p99_ms"], ["errors n/tot", "errors"],
+               ["memory MB", "memory"], ["CPU %", "cpu_percent"], ["repeats", "repeats"]].freeze
 
       def render
+        @figures = []
+        page = Charts::Page.new(run, cells)
         summary = Rackbench::Article::Summary.new(run, cells)
-        charts = Charts::Specs.new(run, cells).all
+        body = [answer(page, summary), scaling_section(page), bars_section(page), cells_section(page),
+                memory_section(page), results_section, article_section(page, summary)].join("\n")
         <<~HTML
           <!DOCTYPE html>
           <html lang="en"><head><meta charset="utf-8">
           <title>rackbench run #{run["id"]}: #{h(run["suite"])}</title>
           <style>#{STYLE}</style></head>
           <body>
-          <h1>rackbench run #{run["id"]}: #{h(run["suite"])}</h1>
-          <p class="provenance">#{heading.map { |l| h(l) }.join("<br>")}</p>
-          #{article_section(summary)}
-          #{verdicts_section(summary)}
-          <h2>Charts</h2>
-          #{charts.map.with_index { |c, i| %(<figure class="chart" id="chart-#{i}" data-name="#{h(c["name"])}"></figure>) }.join("\n")}
-          <h2>Results</h2>
-          #{summary.groups.map { |group, list| table(summary.title(group), list) }.join("\n")}
-          #{shaped_tables(summary)}
-          <script type="application/json" id="rackbench-charts">#{json(charts.map { |c| c["spec"] })}</script>
+          <h1>#{h(run["suite"])} <span class="run">rackbench run #{run["id"]}, #{h(run["started_at"])}</span></h1>
+          #{body}
+          <script type="application/json" id="rackbench-charts">#{json(@figures.map { |c| c["spec"] })}</script>
           #{Charts::Renderer.browser_scripts.map { |js| "<script>#{js.gsub("</script", "<\\/script")}</script>" }.join("\n")}
           <script>#{DRAW}</script>
           </body></html>
         HTML
       end
 
-      private
-
-      def article_section(summary)
-        article = summary.article
-        return "" if article.empty? && summary.scaled_text.nil?
-
-        parts = []
-        parts << "<h2>#{h(article["title"])}</h2><p class=\"seed\">Seed #{h(article["seed"])}</p>" if article["title"]
-        parts << %(<p class="scaled">#{h(summary.scaled_text)}</p>) if summary.scaled_text
-        parts << "<blockquote>#{h(article["found"]).gsub(/\n\s*\n/, "</p><p>")}</blockquote>" if article["found"]
-        parts.join("\n")
-      end
-
-      def verdicts_section(summary)
-        verdicts = summary.verdicts
-        return "" if verdicts.empty?
-
-        items = verdicts.map do |v|
-          %(<li class="#{v["answer"].tr(" ", "-")}"><strong>#{h(v["says"])}</strong>: #{h(v["answer"])}, #{h(v["detail"])}</li>)
-        end
-        "<h2>This run against the article</h2><ul class=\"verdicts\">#{items.join}</ul>"
-      end
-
-      def table(title, list)
-        head = COLUMNS.map { |name, _| "<th>#{h(name)}</th>" }.join
-        rows = list.map do |f|
-          unless f.ok?
-            next %(<tr class="failed"><td>#{h(f.label)}</td><td>#{f.cell["concurrency"]}</td><td colspan="#{COLUMNS.size - 2}">not measured: #{h(f.reason)}</td></tr>)
-          end
-
-          cells = COLUMNS.map { |_, reader| reader ? f.public_send(reader) : f.cell["concurrency"] }
-          "<tr>#{cells.map { |v| "<td>#{h(v.is_a?(Float) ? v.round(2) : v)}</td>" }.join}</tr>"
-        end
-        "<h3>#{h(title)}</h3><table><thead><tr>#{head}</tr></thead><tbody>#{rows.join}</tbody></table>"
-      end
-
-      def shaped_tables(summary)
-        formats = summary.article["tables"] || []
-        formats.map do |format|
-          text = Reports.fetch(format).new(run, cells).render
-          "<details><summary>As the article prints it (#{h(format)})</summary><pre>#{h(text)}</pre></details>"
-        end.join("\n")
-      end
-
-      def h(value) = CGI.escapeHTML(value.to_s)
-
-      # JSON inside a script element: no "</" may close it early.
-      def json(value) = JSON.generate(value).gsub("</", "<\\/")
+      SHORT_REASON = 160
 
       STYLE = <<~CSS
-        body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+        body { font: 14px/1.45 system-ui, sans-serif; margin: 1em auto; max-width: 1240px; color: #222; padding: 0 12px; }
+        h1 { font-size: 20px; margin: 0 0 0.4em; } h1 .run { color: #666; font-size: 13px; font-weight: normal; }
+        h2 { font-size: 16px; margin: 1.2em 0 0.3em; } h3 { font-size: 14px; margin: 1em 0 0.2em; }
+        .answer { display: grid; grid-template-columns: minmax(0, 1fr) 600px; gap: 16px; align-items: start; }
+        .summary h2:first-child { margin-top: 0; }
+        .note, .seed, .what-ran summary { color: #666; font-size: 12px; }
+        ul { margin: 0.2em 0; padding-left: 1.2em; }
+        ul.verdicts .where { color: #555; font-family: monospace; }
+        ul.verdicts li.no_difference { color: #555; } strong.winner { color: #176317; }
+        ul.claims li.yes strong { color: #176317; } ul.claims li.no strong { color: #a33; }
+        ul.warnings li { color: #7a4b00; } ul.failures li { color: #a33; }
+        details pre { white-space: pre-wrap; font-size: 12px; }
+        .grid { display: flex; flex-wrap: wrap; gap: 8px 24px; }
+        figure.chart { margin: 0.5em 0; min-height: 40px; }
         table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
         th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
         th:first-child, td:first-child { text-align: left; }
-        tr.failed td { color: #a33; }
-        .provenance, .seed { color: #555; font-size: 12px; }
         .scaled { background: #fff6d6; padding: 4px 8px; }
         blockquote { border-left: 4px solid #ccc; margin: 0; padding: 0 1em; color: #444; }
-        ul.verdicts li.yes strong { color: #176317; } ul.verdicts li.no strong { color: #a33; }
-        figure.chart { margin: 1em 0; min-height: 40px; }
         pre { background: #f6f6f6; padding: 8px; overflow-x: auto; }
       CSS
 
@@ -123,6 +86,159 @@ module Rackbench
           document.body.dataset.chartsDrawn = String(specs.length);
         })().catch(function (error) { console.error("rackbench charts: " + error); });
       JS
+
+      private
+
+      # The top of the page: what the run found, and the chart that shows it.
+      def answer(page, summary)
+        lead = page.lead
+        <<~HTML
+          <div class="answer">
+          <section class="summary" id="summary">
+          #{verdicts_list}
+          #{claims_list(summary)}
+          #{warnings_list}
+          #{failures_list}
+          #{what_ran}
+          </section>
+          #{%(<section class="lead">#{figure(lead)}</section>) if lead}
+          </div>
+        HTML
+      end
+
+      def verdicts_list
+        list = verdicts
+        return "<h2>Verdicts</h2><p>Nothing to compare: no endpoint and concurrency had two configs measured.</p>" if list.empty?
+
+        items = list.map do |v|
+          c = v["comparison"]
+          winner = { a_better: c.a.label, b_better: c.b.label }[c.verdict]
+          text = h(v["text"].delete_prefix("#{v["endpoint"]} c=#{v["concurrency"]}: "))
+          text = text.sub(h(winner)) { %(<strong class="winner">#{h(winner)}</strong>) } if winner
+          %(<li class="#{c.verdict}"><span class="where">#{h(v["endpoint"])} c=#{v["concurrency"]}</span> #{text}</li>)
+        end
+        note = %(<p class="note">Throughput, the ratio of medians with its 95 % CI.</p>)
+        %(<h2>Verdicts</h2>#{note}<ul class="verdicts">#{items.join}</ul>)
+      end
+
+      def claims_list(summary)
+        claims = summary.verdicts
+        return "" if claims.empty?
+
+        items = claims.map do |v|
+          answer = h(v["answer"])
+          %(<li class="#{answer.tr(" ", "-")}"><strong>#{h(v["says"])}</strong>: #{answer}, #{h(v["detail"])}</li>)
+        end
+        title = summary.article["title"] ? " (#{h(summary.article["title"])})" : ""
+        %(<h2>Against the article#{title}</h2><ul class="claims">#{items.join}</ul>)
+      end
+
+      def warnings_list
+        list = warnings
+        return "" if list.empty?
+
+        %(<h2>Warnings</h2><ul class="warnings">#{list.map { |w| "<li>#{h(w)}</li>" }.join}</ul>)
+      end
+
+      # One line per server that was not measured, with its reason once
+      # (the first line, cut at SHORT_REASON characters; the rest one click away).
+      def failures_list
+        list = Failures.new(cells).to_a
+        return "" if list.empty?
+
+        items = list.map do |f|
+          short = f.reason.lines.first.to_s.strip
+          short = "#{short[0, SHORT_REASON - 3]}..." if short.length > SHORT_REASON
+          detail = f.reason == short ? "" : "<details><summary>full reason</summary><pre>#{h(f.reason)}</pre></details>"
+          where = h(f.where).sub(h(f.server)) { "<strong>#{h(f.server)}</strong>" }
+          %(<li title="#{h(f.labels.join(", "))}">#{where}: #{h(short)}#{detail}</li>)
+        end
+        %(<h2>Not measured</h2><ul class="failures">#{items.join}</ul>)
+      end
+
+      def what_ran
+        servers = cells.select(&:ok?).uniq(&:label).map do |m|
+          version = h(m.server_version || "version unknown")
+          "<li>#{h(m.label)}: #{version} <code>#{h(shell_line(m.server_command))}</code></li>"
+        end
+        engine = shell_line(cells.find(&:ok?)&.dig("engine_command"))
+        <<~HTML
+          <details class="what-ran"><summary>What ran: #{cells.size} cells, #{cells.map(&:label).uniq.size} configs; settings, machine, versions, commands</summary>
+          <p>#{heading.map { |l| h(l) }.join("<br>")}</p>
+          <ul>#{servers.join}</ul>
+          <p>Load, e.g.: <code>#{h(engine)}</code></p>
+          </details>
+        HTML
+      end
+
+      def shell_line(argv) = argv.is_a?(Array) ? argv.join(" ") : argv.to_s
+
+      def scaling_section(page)
+        rest = page.scaling.flatten.drop(1)
+        return "" if rest.empty?
+
+        %(<h2 id="scaling">Throughput and p99 against concurrency</h2><div class="grid">#{rest.map { |c| figure(c) }.join}</div>)
+      end
+
+      def bars_section(page)
+        rest = page.bars.reject { |c| c.equal?(page.lead) }
+        return "" if rest.empty?
+
+        %(<h2 id="bars">Throughput</h2><div class="grid">#{rest.map { |c| figure(c) }.join}</div>)
+      end
+
+      def cells_section(page)
+        return "" if page.cells.empty?
+
+        groups = page.cells.map do |g|
+          %(<h3>#{h(g["title"])}</h3><div class="grid">#{g["charts"].map { |c| figure(c) }.join}</div>)
+        end
+        %(<h2 id="cells">Each cell: latency by percentile and per-second timeline</h2>#{groups.join("\n")})
+      end
+
+      def memory_section(page)
+        return "" if page.memory.empty?
+
+        %(<h2 id="memory">Memory</h2><div class="grid">#{page.memory.map { |c| figure(c) }.join}</div>)
+      end
+
+      def results_section
+        tables = sections.map do |endpoint, rows|
+          head = TABLE.map { |name, _| "<th>#{h(name)}</th>" }.join
+          body = rows.map { |r| "<tr>#{TABLE.map { |_, key| "<td>#{h(fmt(r[key]))}</td>" }.join}</tr>" }
+          "<h3>#{h(endpoint)}</h3><table><thead><tr>#{head}</tr></thead><tbody>#{body.join}</tbody></table>"
+        end
+        return "" if tables.empty?
+
+        %(<h2 id="results">Results</h2>#{tables.join("\n")})
+      end
+
+      def article_section(page, summary)
+        article = summary.article
+        parts = []
+        parts << %(<p class="scaled">#{h(summary.scaled_text)}</p>) if summary.scaled_text
+        parts << "<blockquote>#{h(article["found"]).gsub(/\n\s*\n/, "</p><p>")}</blockquote>" if article["found"]
+        parts << %(<div class="grid">#{page.article.map { |c| figure(c) }.join}</div>) unless page.article.empty?
+        (article["tables"] || []).each do |format|
+          text = Reports.fetch(format).new(run, cells).render
+          parts << "<details><summary>As the article prints it (#{h(format)})</summary><pre>#{h(text)}</pre></details>"
+        end
+        return "" if parts.empty?
+
+        title = article["title"] ? "#{h(article["title"])} <span class=\"seed\">seed #{h(article["seed"])}</span>" : "The article"
+        %(<h2 id="article">#{title}</h2>#{parts.join("\n")})
+      end
+
+      # A placeholder the page's script draws the chart into.
+      def figure(chart)
+        @figures << chart
+        %(<figure class="chart" id="chart-#{@figures.size - 1}" data-name="#{h(chart["name"])}"></figure>)
+      end
+
+      def h(value) = CGI.escapeHTML(value.to_s)
+
+      # JSON inside a script element: no "</" may close it early.
+      def json(value) = JSON.generate(value).gsub("</", "<\\/")
     end
 
     register("html", Html)

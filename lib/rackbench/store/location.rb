@@ -37,7 +37,7 @@ module Rackbench
 
       def connect
         FileUtils.mkdir_p(dir)
-        return Sequel.sqlite(File.join(dir, FILE), timeout: 5000) unless postgres?
+        return sqlite unless postgres?
 
         require "pg"
         Sequel.connect(@url.sub(/\Apostgresql:/, "postgres:")).tap(&:test_connection)
@@ -45,6 +45,16 @@ module Rackbench
         raise ConfigError, "results store #{self}: the pg gem is missing (#{e.message})"
       rescue Sequel::DatabaseConnectionError => e
         raise ConfigError, "results store #{self}: cannot connect (#{e.message.lines.first.strip})"
+      end
+
+      private
+
+      # Write-ahead log: a commit is whole or absent after a kill -9 at any
+      # moment, and reports can read while a run writes. synchronous FULL
+      # makes each commit (a repeat, a finished cell) survive a power cut too.
+      def sqlite
+        Sequel.sqlite(File.join(dir, FILE), timeout: 5000, synchronous: :full,
+                                            after_connect: ->(conn) { conn.execute("PRAGMA journal_mode = WAL") })
       end
     end
   end

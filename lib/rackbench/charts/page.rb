@@ -1,0 +1,106 @@
+# frozen_string_literal: true
+
+require_relative "../article/summary"
+require_relative "frame"
+require_relative "specs"
+require_relative "scaling"
+require_relative "percentiles"
+require_relative "memory"
+require_relative "ranked_bars"
+
+module Rackbench
+  module Charts
+    # The charts of the html report, chosen by the shape of the run rather
+    # than listed by the suite:
+    #
+    #   an endpoint measured at 2+ concurrencies  throughput and p99 against concurrency with CI bands (Scaling)
+    #   an endpoint measured at one concurrency    a bar per config with its CI (RankedBars)
+    #   every cell group (endpoint x concurrency)  the latency percentile plot (Percentiles) and the
+    #                                              per-second timeline (Specs' "timeline" kind)
+    #   the run sampled memory                     memory per config and per server process (Memory)
+    #   a seed suite                               the article's own chart kinds (Specs), timelines aside
+    #
+    # Groups where nothing was measured draw nothing: the page lists those
+    # cells once per server instead. Created by Reports::Html.
+    #
+    #   page = Page.new(run, measurements)
+    #   page.lead     # the chart that answers the question first
+    #   page.scaling  # => [[throughput, p99], ...] one pair per endpoint
+    class Page
+      # Two charts side by side on a laptop's screen.
+      WIDTH_PX = 440
+
+      attr_reader :labels
+
+      def initialize(run, measurements)
+        @run = run
+        @measurements = measurements
+        @summary = Article::Summary.new(run, measurements)
+        @labels = measurements.select(&:ok?).map(&:label).uniq
+      end
+
+      def lead = scaling.dig(0, 0) || bars.first
+
+      def scaling
+        @scaling ||= endpoints.filter_map do |title, list|
+          fit(Scaling.new(title, list, labels).charts) if concurrencies(list).size >= 2
+        end
+      end
+
+      def bars
+        @bars ||= cell_groups.filter_map do |title, list, endpoint_list|
+          fit([RankedBars.new(title, list, labels).chart]).first if concurrencies(endpoint_list).size == 1
+        end
+      end
+
+      # [{"title"=>"rack /hello at concurrency 8", "charts"=>[percentiles, timeline]}]
+      def cells
+        @cells ||= begin
+          timelines = Specs.new(@run, @measurements).of([{ "kind" => "timeline" }]).to_h { |c| [c["name"], c] }
+          cell_groups.map do |title, list, _|
+            charts = [Percentiles.new(title, list, labels).chart, timelines["#{Frame.slug(title)}-timeline"]].compact
+            { "title" => title, "charts" => fit(charts) }
+          end
+        end
+      end
+
+      def memory = @memory ||= fit(Memory.new(@measurements, labels).charts)
+
+      # The seed article's own chart kinds, but the timelines the cell groups already show.
+      def article
+        @article ||= begin
+          kinds = @summary.article["charts"] || []
+          fit(Specs.new(@run, @measurements).of(kinds.map { |k| k.is_a?(Hash) ? k : { "kind" => k } }
+                                                     .reject { |k| k["kind"] == "timeline" }))
+        end
+      end
+
+      def all = [*scaling.flatten, *bars, *cells.flat_map { |c| c["charts"] }, *memory, *article]
+
+      private
+
+      def fit(charts) = charts.each { |c| c["spec"]["width"] = WIDTH_PX }
+
+      def concurrencies(list) = list.select(&:ok?).map(&:concurrency).uniq
+
+      # [[title, measurements]] per app and endpoint with something measured.
+      def endpoints
+        @summary.groups(%w[app endpoint]).filter_map do |group, figures|
+          list = figures.map(&:measurement)
+          [@summary.title(group), list] if list.any?(&:ok?)
+        end
+      end
+
+      # [[title, measurements, the endpoint's measurements]] per app, endpoint and concurrency with something measured.
+      def cell_groups
+        by_endpoint = @summary.groups(%w[app endpoint]).to_h { |group, figures| [group, figures.map(&:measurement)] }
+        @summary.groups.filter_map do |group, figures|
+          list = figures.map(&:measurement)
+          next unless list.any?(&:ok?)
+
+          [@summary.title(group), list, by_endpoint.fetch(group.slice("app", "endpoint"))]
+        end
+      end
+    end
+  end
+end

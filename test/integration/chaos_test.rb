@@ -1,0 +1,90 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # The chaos matrix with real servers, each fault injected by the app itself
+  # at a point of the load (once, whichever process gets there first): a
+  # server that stops (SIGSTOP), a Unix socket that vanishes, a proxy whose
+  # backend dies. The run goes on to the next configuration, every finished
+  # cell is kept with what happened, and nothing is left running. (Crashes,
+  # never-ready servers and taken ports: faults_test.rb; signals to
+  # rackbench: signals_test.rb and leftovers_test.rb.)
+  class ChaosTest < Minitest::Test
+    # An app that does `fault` (Ruby code, with `env` at hand) once, at its
+    # `after`th request of the run, in whichever process gets there first.
+    def faulty_app(fault, after: 200)
+      marker = File.join(tmpdir, "fault-done")
+      path = File.join(tmpdir, "config.ru")
+      File.write(path, <<~RUBY)
+        count = 0
+        app = lambda do |env|
+          count += 1
+          if count == #{after}
+            begin
+              File.open(#{marker.inspect}, File::CREAT | File::EXCL | File::WRONLY).close
+              #{fault}
+            rescue Errno::EEXIST
+              nil # another process did it
+            end
+          end
+          [200, { "content-type" => "text/plain" }, ["hello world"]]
+        end
+        run app
+      RUBY
+      path
+    end
+
+    def run_suite(extra)
+      store = Store.new(tmpdir)
+      base = { "engine" => "native", "duration_s" => 1, "timeout_s" => 1, "drain_timeout_s" => 2, "order" => "sequential" }
+      run_id = Runner.new(Suite.load(write_suite(base.merge(extra))), store: store).run
+      [store.run(run_id), store.measurements(run_id)]
+    ensure
+      store&.close
+    end
+
+    def errors_of(cell) = cell.repeats.map { |r| r.result.errors }.reduce { |a, b| a.merge(b) { |_, x, y| x + y } }
+
+    def assert_the_next_server_ran(run, cells)
+      assert_equal "finished", run["status"]
+      assert_equal(%w[webrick ok], [cells[1].server, cells[1].status], cells[1].reason)
+      assert_nothing_left
+    end
+
+    # Its requests time out (censored, counted) and the run goes on; the
+    # stopped server is continued to act on its SIGTERM.
+    def test_a_server_stopped_mid_load_records_timeouts_and_the_run_goes_on
+      run, cells = run_suite("app" => faulty_app("Process.kill(:STOP, Process.pid)"), "duration_s" => 2, "timeout_s" => 0.3,
+                             "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "webrick" }])
+      stopped = cells[0]
+      assert_equal "ok", stopped.status, stopped.reason
+      assert_operator errors_of(stopped)["timeout"], :>=, 2, "each connection timed out at least once"
+      assert_operator stopped.repeats.first.result.requests, :<, 200, "nothing answered after the stop"
+      assert_the_next_server_ran(run, cells)
+    end
+
+    # Open connections go on; every new one fails to connect and is counted.
+    def test_a_unix_socket_that_vanishes_mid_load_records_connect_errors_and_the_run_goes_on
+      run, cells = run_suite("app" => faulty_app('File.delete(env["puma.socket"].local_address.unix_path)'),
+                             "keepalive" => false,
+                             "servers" => [{ "server" => "puma", "threads" => 2, "bind" => "unix" }, { "server" => "webrick" }])
+      vanished = cells[0]
+      assert_equal "ok", vanished.status, vanished.reason
+      assert_operator errors_of(vanished)["connect"], :>, 0
+      assert_operator vanished.repeats.first.result.requests, :<, 200, "no connection after the socket went"
+      assert_the_next_server_ran(run, cells)
+    end
+
+    # A process of the deployment dying fails the cell, proxy or not: the
+    # figures would mix two deployments.
+    def test_a_proxy_whose_backend_dies_mid_load_fails_the_cell_and_the_run_goes_on
+      run, cells = run_suite("app" => faulty_app("Process.kill(:KILL, Process.pid)"),
+                             "servers" => [{ "server" => "puma", "threads" => 2, "instances" => 2,
+                                             "proxy" => { "proxy" => "nginx" } }, { "server" => "webrick" }])
+      assert_equal "failed", cells[0].status
+      assert_match(/exited during the load .*SIGKILL/, cells[0].reason)
+      assert_the_next_server_ran(run, cells)
+    end
+  end
+end
