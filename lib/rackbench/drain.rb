@@ -19,7 +19,9 @@ module Rackbench
     PROMPT_SLACK_S = 0.05      # ... plus 50 ms
     CPU_WINDOW_S = 0.1
 
-    attr_reader :path, :baseline_s
+    NEIGHBOUR_WAIT_S = 5
+
+    attr_reader :path, :baseline_s, :neighbours_busy
 
     def initialize(deployment, path:, timeout_s:)
       @deployment = deployment
@@ -33,16 +35,19 @@ module Rackbench
     end
 
     # Seconds waited (0.0 when the server was already idle and prompt).
-    def wait
+    # neighbours: pids of the other deployments running side by side (their
+    # idle CPU is waited for too, up to NEIGHBOUR_WAIT_S: a JVM compiling after
+    # its own window must not run inside the next config's; if one stays busy,
+    # the window goes ahead and #neighbours_busy records its CPU share).
+    def wait(neighbours: [])
       started = now
-      deadline = started + @timeout_s
-      last = nil
+      @neighbours_busy = wait_for_neighbours(neighbours)
+      deadline = now + @timeout_s
       loop do
-        busy = cpu_share
+        busy = cpu_share(@deployment.pids)
         latency_s = probe_s(deadline - now)
-        last = { busy: busy, latency_s: latency_s }
         return now - started if busy < IDLE_CPU_SHARE && latency_s <= prompt_s
-        raise never_drained(last) if now > deadline
+        raise never_drained(busy, latency_s) if now > deadline
       end
     rescue SystemCallError, IOError => e
       raise ServiceError.new("drain: the probe request to #{path} failed: #{e.message}",
@@ -50,6 +55,21 @@ module Rackbench
     end
 
     def prompt_s = ((baseline_s || 0) * PROMPT_FACTOR) + PROMPT_SLACK_S
+
+    # nil once the neighbours are idle; their CPU share if they are still
+    # busy after NEIGHBOUR_WAIT_S.
+    def wait_for_neighbours(pids)
+      return nil if pids.empty?
+
+      deadline = now + NEIGHBOUR_WAIT_S
+      idle_windows = 0
+      loop do
+        share = cpu_share(pids)
+        idle_windows = share < IDLE_CPU_SHARE ? idle_windows + 1 : 0
+        return nil if idle_windows >= 2 # two windows in a row: not a pause between bursts
+        return share.round(3) if now > deadline
+      end
+    end
 
     private
 
@@ -59,17 +79,17 @@ module Rackbench
       now - started
     end
 
-    def cpu_share
-      sampler = Sampler.new(root_pids: @deployment.pids)
+    def cpu_share(pids)
+      sampler = Sampler.new(root_pids: pids)
       first = sampler.take
       sleep CPU_WINDOW_S
       last = sampler.take
       (last.cpu_s - first.cpu_s) / (last.t_s - first.t_s).clamp(0.001, nil)
     end
 
-    def never_drained(last)
-      ServiceError.new("the server did not drain within #{@timeout_s} s: its CPU was #{(last[:busy] * 100).round} % busy " \
-                       "and #{path} took #{(last[:latency_s] * 1000).round} ms (idle: #{(baseline_s.to_f * 1000).round} ms)",
+    def never_drained(busy, latency_s)
+      ServiceError.new("the server did not drain within #{@timeout_s} s: its CPU was #{(busy * 100).round} % busy " \
+                       "and #{path} took #{(latency_s * 1000).round} ms (idle: #{(baseline_s.to_f * 1000).round} ms)",
                        log_tail: @deployment.children.first&.log_tail)
     end
 

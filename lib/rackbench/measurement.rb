@@ -220,7 +220,8 @@ module Rackbench
         "repeats" => repeats.size, "deployments" => deployments, "requests_per_s" => requests_per_s,
         "requests_per_s_ci" => requests_per_s_ci&.to_a, "cv" => cv, "good_requests_per_s" => good_requests_per_s,
         "latency_mean_ms" => latency_mean_ms, "latency_p50_ms" => latency_ms(50), "latency_p99_ms" => latency_ms(99),
-        "latency_p99_ci_ms" => latency_ci_ms(99)&.to_a, "errors" => errors, "attempted" => attempted,
+        "latency_p50_ci_ms" => latency_ci_ms(50)&.to_a, "latency_p99_ci_ms" => latency_ci_ms(99)&.to_a,
+        "errors" => errors, "attempted" => attempted,
         "errors_by_kind" => errors_by_kind, "memory_bytes" => memory_bytes, "memory_kind" => memory_kind,
         "cpu_percent" => cpu_percent, "warnings" => warnings.map(&:to_s), "log_tail" => log_tail,
         "server_version" => server_version, "server_command" => server_command, "engine_command" => cell["engine_command"]

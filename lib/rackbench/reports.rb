@@ -10,3 +10,4 @@ module Rackbench
   end
 end
 require_relative "reports/base"
+require_relative "reports/parts/mix_breakdown"

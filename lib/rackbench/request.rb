@@ -66,7 +66,7 @@ module Rackbench
     end
 
     def path = paths.first
-    def plain_get? = method == "GET" && headers.empty? && body.nil? && paths.size == 1
+    def plain_get? = method == "GET" && headers.empty? && body.nil? && !@ids
 
     # The request, sent once to target (its path replaced); [status, headers, body].
     def perform(target, timeout_s: 5, path: self.path)

@@ -190,8 +190,9 @@ module Rackbench
       cell_dir = File.join(live.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
       n = state.repeats.size + 1
       warm_up(load, live, cell_dir) if first
+      neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.deployment.pids }
       repeat = @window.measure(live.deployment, load, dir: cell_dir, drain: live.drain, service_pids: service_pids,
-                                                      log_name: "#{@engine.name}-r#{n}.out")
+                                                      neighbours: neighbours, log_name: "#{@engine.name}-r#{n}.out")
       live.warmed << cell.index
       repeat.index = n
       repeat.deployment = live.number

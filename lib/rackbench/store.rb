@@ -199,9 +199,37 @@ module Rackbench
     # Rows as Hashes with String keys, the same from SQLite and PostgreSQL.
     def rows(dataset) = dataset.all.map { |r| r.transform_keys(&:to_s) }
 
+    # One process migrates at a time: a test and the rackbench it started (or
+    # two rackbench runs) may open a new store at once, and two migrators
+    # racing on one database both try to create its tables.
     def migrate
-      adopt_user_version
-      Sequel::Migrator.run(@db, File.join(__dir__, "store", "migrations"))
+      with_migration_lock do
+        adopt_user_version
+        Sequel::Migrator.run(@db, File.join(__dir__, "store", "migrations"))
+      end
+    end
+
+    MIGRATION_LOCK_KEY = 0x7261636b # "rack"
+
+    def with_migration_lock(&block)
+      return with_advisory_lock(&block) if location.postgres?
+
+      FileUtils.mkdir_p(dir)
+      File.open(File.join(dir, ".migrate.lock"), File::RDWR | File::CREAT, 0o644) do |lock|
+        lock.flock(File::LOCK_EX)
+        yield
+      end
+    end
+
+    def with_advisory_lock
+      @db.synchronize do
+        @db.get(Sequel.function(:pg_advisory_lock, MIGRATION_LOCK_KEY))
+        begin
+          yield
+        ensure
+          @db.get(Sequel.function(:pg_advisory_unlock, MIGRATION_LOCK_KEY))
+        end
+      end
     end
 
     # Stores written before Sequel counted their schema in PRAGMA user_version:

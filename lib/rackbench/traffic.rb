@@ -33,8 +33,9 @@ module Rackbench
     # The path the load's target URL names (the engine's --path options send the rest).
     def path = requests.first.path
 
-    # Whether an engine without options for methods, bodies, checks and mixes can send it.
-    def plain? = !mix? && requests.first.plain_get? && requests.first.engine_args.empty?
+    # Whether an engine that sends plain GETs (wrk, ab) can send it. Checks do
+    # not count: those engines leave them to the verify step, unchecked under load.
+    def plain? = !mix? && requests.first.plain_get?
 
     # rackbench-load's options: a mix names each member (--endpoint, --weight)
     # and gives its own request options after it.

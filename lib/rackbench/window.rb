@@ -19,8 +19,9 @@ module Rackbench
     end
 
     # Raises ServiceError when the server died, stalled or never drained.
-    def measure(deployment, load, dir:, drain: nil, service_pids: [], log_name: nil)
-      drain_s = drain&.wait
+    # neighbours: pids of deployments running beside this one (Drain).
+    def measure(deployment, load, dir:, drain: nil, service_pids: [], neighbours: [], log_name: nil)
+      drain_s = drain&.wait(neighbours: neighbours)
       services = Sampler.new(root_pids: service_pids)
       services_before = services.take
       noise = Noise.new(cpus: measured_cpus).start
@@ -33,6 +34,7 @@ module Rackbench
       end
       server_cpu_s = samples.last.cpu_s - samples.first.cpu_s
       noise_h = noise.stop(known_cpu_s: server_cpu_s + (services.take.cpu_s - services_before.cpu_s))
+      noise_h["neighbours_cpu_share"] = drain&.neighbours_busy
       check!(deployment, result)
       measured_from_s = @engine.warmup_in_run? ? load.warmup_s.to_f : 0
       Measurement::Repeat.new(result: result, noise: noise_h, drain_s: drain_s&.round(3),

@@ -84,11 +84,13 @@ module Rackbench
       assert_operator r["elapsed_s"], :>=, 2.0, "the warmup second ran first"
     end
 
+    # A request count, not a window: on a busy machine opening 10,000
+    # connections may take longer than any short window.
     def test_ten_thousand_connections_in_under_64_mb
       _nginx, base = start_nginx(worker_connections: 12_000)
-      r = load_json("#{base}/hello", "-c", 10_000, "-t", 2, "-d", "2s", "--timeout", "5s")
+      r = load_json("#{base}/hello", "-c", 10_000, "-t", 2, "-n", 20_000, "--timeout", "30s")
       assert_equal 0, errors_total(r)
-      assert_operator r["requests"], :>, 10_000 / 10
+      assert_equal 20_000, r["requests"]
       assert_operator r["max_rss_bytes"], :<, 64 * 1024 * 1024
     end
 

@@ -93,6 +93,21 @@ module Rackbench
       assert_includes out, "rackbench.yml exists: pass --force"
     end
 
+    def test_wrk_and_ab_send_the_post_too
+      %w[wrk ab].each do |engine|
+        results = File.join(tmpdir, "results-#{engine}")
+        suite = own_suite("engine" => engine, "mix" => nil, "endpoints" => [
+                            { "name" => "echo", "path" => "/echo", "method" => "POST", "json" => { "a" => 1 },
+                              "expect_body" => "POST" }
+                          ])
+        status, out, = run_bin("run", suite, "--results", results)
+        assert status.success?, out
+        result = report(results)["cells"].first["repeats"].first["result"]
+        assert_operator result["requests"], :>, 0, engine
+        assert_equal 0, result["errors"]["status"], "#{engine} posted (a GET of /echo answers 404)"
+      end
+    end
+
     def test_answers_that_fail_a_check_during_load_are_counted_as_check_errors
       results = File.join(tmpdir, "results")
       status, out, = run_bin("run", own_suite("endpoints" => [{ "path" => "/flaky", "expect_body" => "ready" }], "mix" => nil),

@@ -16,7 +16,7 @@ module Rackbench
       def for(measurement)
         return [] unless measurement.ok?
 
-        [*engine(measurement), noise(measurement), steal(measurement), spread(measurement),
+        [*engine(measurement), noise(measurement), neighbours(measurement), steal(measurement), spread(measurement),
          drain(measurement), memory(measurement)].compact
       end
 
@@ -33,6 +33,14 @@ module Rackbench
 
         Warning.new("noise", "other processes used #{percent(worst)} of the server's and the load generator's CPUs " \
                              "(worst repeat)", "figures are not comparable with a quiet run; re-run on a quiet machine")
+      end
+
+      def neighbours(measurement)
+        worst = max_noise(measurement, "neighbours_cpu_share")
+        return nil unless worst
+
+        Warning.new("neighbours", "a server deployed beside this one was still #{percent(worst)} busy when a window " \
+                                  "started", "use --order sequential for servers that keep working when idle (JIT, GC)")
       end
 
       def steal(measurement)

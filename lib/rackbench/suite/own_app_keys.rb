@@ -23,6 +23,7 @@ module Rackbench
 
         validate_requests
         validate_mix
+        validate_engine_requests
       end
 
       def validate_env
@@ -36,6 +37,22 @@ module Rackbench
           msg = Request.problem(e)
           raise error(["endpoints", i, (e.keys & Request::KEYS).first || "path"], msg) if msg
         end
+      end
+
+      # What the suite's engine cannot send (Engines::Base#unsupported), by key.
+      def validate_engine_requests
+        engine = Engines.fetch(@data["engine"] || "native").new
+        if @data["mix"] && (why = engine.unsupported(Traffic.new(endpoints.last)))
+          raise error(["mix"], why)
+        end
+
+        @data["endpoints"].each_with_index do |e, i|
+          next unless e.is_a?(Hash) && (why = engine.unsupported(Traffic.new({ "name" => e["path"] }.merge(e))))
+
+          raise error(["endpoints", i], why)
+        end
+      rescue UnknownName
+        nil # validate_engine names it
       end
 
       def validate_mix
