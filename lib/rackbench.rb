@@ -74,6 +74,7 @@ module Rackbench
   autoload :ResultsFolder, "rackbench/results_folder"
   autoload :Port, "rackbench/port"
   autoload :Hosts, "rackbench/hosts"
+  autoload :Resume, "rackbench/resume"
   autoload :Servers, "rackbench/servers"
   autoload :Proxies, "rackbench/proxies"
   autoload :Services, "rackbench/services"
