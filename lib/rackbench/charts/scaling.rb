@@ -14,7 +14,7 @@ module Rackbench
     class Scaling < GroupChart
       # metric => [name suffix, title, y axis title]
       METRICS = {
-        "requests_per_s" => ["reqs", "throughput against concurrency", "req/s (median of repeats, 95 % CI band)"],
+        "requests_per_s" => ["throughput", "throughput against concurrency", "req/s (median of repeats, 95 % CI band)"],
         "latency_p99_ms" => ["p99", "p99 latency against concurrency", "p99 ms (all repeats, 95 % CI band)"]
       }.freeze
 

@@ -147,11 +147,11 @@ module Rackbench
         return "" if list.empty?
 
         items = list.map do |f|
-          short = f.reasons.first.lines.first.to_s.strip
+          short = f.reason.lines.first.to_s.strip
           short = "#{short[0, SHORT_REASON - 3]}..." if short.length > SHORT_REASON
-          full = f.reasons.join("\n\n")
-          detail = full == short ? "" : "<details><summary>full reason</summary><pre>#{h(full)}</pre></details>"
-          %(<li><strong>#{h(f.label)}</strong> (#{h(f.cells_text)}): #{h(short)}#{detail}</li>)
+          detail = f.reason == short ? "" : "<details><summary>full reason</summary><pre>#{h(f.reason)}</pre></details>"
+          where = h(f.where).sub(h(f.server)) { "<strong>#{h(f.server)}</strong>" }
+          %(<li title="#{h(f.labels.join(", "))}">#{where}: #{h(short)}#{detail}</li>)
         end
         %(<h2>Not measured</h2><ul class="failures">#{items.join}</ul>)
       end
