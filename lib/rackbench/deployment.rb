@@ -42,7 +42,6 @@ module Rackbench
     # Starts every instance at once, waits until each answers HTTP, then starts
     # the proxy in front of them (4 thin instances took 8.8 s one after another).
     def start
-      @bundle&.check!(server.class.gem_name)
       started = Array.new(instances) { |i| start_instance(i) }
       started.each { |child, bind| Readiness.wait(ready_target(bind), child: child, timeout_s: @ready_timeout_s) }
       @backends = started.map(&:last)
@@ -71,7 +70,7 @@ module Rackbench
 
     # The version of the server gem that boots: the app's Gemfile.lock under
     # its bundle, else rackbench's own.
-    def server_version = @bundle&.version(server.class.gem_name.to_s) || server.class.version
+    def server_version = (@bundled && @bundle.version(server.class.gem_name.to_s)) || server.class.version
 
     # Provenance of the app's bundle (gemfile, lock digest, Ruby, gems), or nil.
     def app_bundle = @bundle&.to_h
@@ -94,7 +93,13 @@ module Rackbench
       argv = server.command(app: @app, bind: bind, dir: dir)
       env = server.env.merge(@env)
       env = @bundle.env.merge(env) if @bundle
-      argv = @bundle.wrap(argv) if @bundle && server.class.gem_name
+      # A gem's executable run by this Ruby goes through the app's bundle; servers
+      # started otherwise (JRuby, Passenger, a command) only get its BUNDLE_GEMFILE.
+      if @bundle && server.class.gem_name && argv.first == RbConfig.ruby
+        @bundle.check!(server.class.gem_name)
+        argv = @bundle.wrap(argv)
+        @bundled = true
+      end
       child = spawn(argv, server.label, File.join(dir, "server.log"), env, File.dirname(@app))
       [child, bind]
     end
