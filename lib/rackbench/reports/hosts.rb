@@ -9,8 +9,7 @@ module Rackbench
     #
     #   rackbench report --format hosts
     class Hosts < Base
-      HEADER = format("  %-4s %-12s %10s %7s %9s %11s %10s", "rep", "host", "requests", "share", "p99 ms", "client CPU",
-                      "offset ms")
+      HEADER = "  rep  host           requests   share    p99 ms  client CPU  offset ms"
 
       def render
         blocks = cells.select(&:ok?).filter_map { |m| block(m) }
