@@ -215,7 +215,7 @@ module Rackbench
       return suite["drain_path"] if suite["drain_path"]
 
       app = cell.server_config["app"] || suite["app"]
-      Apps.bundled?(app) ? "/hello" : cell.endpoint["path"]
+      Apps.bundled?(app) ? "/hello" : Traffic.new(cell.endpoint).path
     end
 
     def load_for(target, cell, traffic, warmup_s:)

@@ -131,7 +131,7 @@ module Rackbench
                           [e["name"], e["path"]].include?(m["endpoint"])
                         end, "weight" => m["weight"] }
       end
-      listed + [{ "name" => Traffic::MIX_NAME, "path" => members.first["endpoint"]["path"], "mix" => members }]
+      listed + [{ "name" => Traffic::MIX_NAME, "path" => Request.new(members.first["endpoint"]).path, "mix" => members }]
     end
 
     def server_configs = @data["servers"]
