@@ -71,6 +71,8 @@ module Rackbench
       assert(result.hosts.all? { |h| h["engine"]["version"].start_with?("rackbench-load") })
       assert_operator measurement.repeats.first.resources["pss_max_bytes"].to_i, :>, 10 * 1_048_576,
                       "puma's PSS on the app host (an ssh client's would be a few MB)"
+      shares = Reports.fetch("hosts").new(run, store.measurements(run["id"])).render
+      parts.each_with_index { |p, i| assert_match(/ load#{i + 1} +#{p["requests"]} /, shares) }
       store.close
       assert_nothing_left_in_namespaces
     end
