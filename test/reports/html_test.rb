@@ -83,7 +83,7 @@ module Rackbench
       screenshot = File.join(ARTIFACTS, screenshot_name)
       FileUtils.rm_f(screenshot)
       argv = ["node", File.join(__dir__, "check_page.mjs"), page, screenshot, File.join(tmpdir, "chromium")]
-      out, status = Supervisor.new.capture(argv, name: "chromium", log_path: File.join(tmpdir, "chromium.log"), timeout_s: 90)
+      out, status = Supervisor.new.capture(argv, name: "chromium", log_path: File.join(tmpdir, "chromium.log"), timeout_s: 150)
       assert status.success?, "check_page.mjs failed:\n#{out}"
       report = JSON.parse(out.lines.grep(/\A\{/).last)
       assert_empty report["errors"]
