@@ -53,19 +53,25 @@ module Rackbench
       sleep Random.new(seed).rand(0.0..1.5) # the random moment is the experiment
       running = leftovers(pid)
       Process.kill(sig, pid)
-      if again
-        # an impatient user: once the cleanup has begun (a server of the run
-        # is gone), another signal every few ms until rackbench is gone
-        wait_until(timeout_s: 30, message: "the cleanup began") { (running - leftovers(pid)).any? }
-        until (_, status = Process.waitpid2(pid, Process::WNOHANG))
-          Process.kill(again, pid)
-          sleep 0.005
-        end
-      else
-        _, status = Process.wait2(pid)
-      end
+      status = again ? keep_signalling(pid, again, running) : Process.wait2(pid).last
       assert_nothing_left(pid)
       [status, first]
+    end
+
+    # An impatient user: once the cleanup has begun (a process of the run is
+    # gone, or there was none), another signal every few ms until rackbench is
+    # gone. Returns its exit status.
+    def keep_signalling(pid, sig, running)
+      wait_until(timeout_s: 30, message: "the cleanup began") do
+        running.empty? || (running - leftovers(pid)).any? || !ProcessTable.live?(pid)
+      end
+      loop do
+        _, status = Process.waitpid2(pid, Process::WNOHANG)
+        return status if status
+
+        Process.kill(sig, pid)
+        sleep 0.005
+      end
     end
 
     def assert_interrupted(status, sig, first)
