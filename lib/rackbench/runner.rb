@@ -65,6 +65,8 @@ module Rackbench
       restore if @resume
       status = "interrupted"
       begin
+        @fleet = Hosts::Fleet.start(suite, supervisor: supervisor, dir: @run["dir"]) # suites with hosts: (Hosts)
+        @window = @fleet.window(@window) if @fleet
         @service_env = own_app.env(Apps.default_env(@run["dir"]).merge(start_services))
         own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env)
         fail_unavailable
@@ -73,6 +75,7 @@ module Rackbench
       ensure
         retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
+        @fleet&.close
         supervisor.stop_all
         store.finish_run(@run["id"], status)
       end
@@ -212,7 +215,7 @@ module Rackbench
       return suite["drain_path"] if suite["drain_path"]
 
       app = cell.server_config["app"] || suite["app"]
-      Apps.bundled?(app) ? "/hello" : cell.endpoint["path"]
+      Apps.bundled?(app) ? "/hello" : Traffic.new(cell.endpoint).path
     end
 
     def load_for(target, cell, traffic, warmup_s:)
@@ -260,7 +263,8 @@ module Rackbench
       FileUtils.mkdir_p(dir)
       deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path(*group.server_config["app"]),
                                           env: @service_env, cpus: pinning.server_cpus,
-                                          ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"]).start
+                                          ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
+                                          host: @fleet&.server_connection(group.server_config)).start
       @live[key] = Live.new(key: key, server: server, deployment: deployment, dir: dir, epoch: epoch, number: number,
                             verified: {}, warmed: Set.new)
     rescue ServiceError => e

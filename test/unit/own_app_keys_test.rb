@@ -82,6 +82,7 @@ module Rackbench
 
     def test_wrk_gets_the_request_as_lua_and_ab_as_options
       request = Request.new("path" => "/items/:id", "ids" => [1, 2], "method" => "PUT", "body" => "a\"b\n")
+      Engines.fetch("wrk") # loads wrk.rb and its WrkRequest
       lua = Engines::WrkRequest.lua(request)
       assert_includes lua, 'wrk.method = "PUT"'
       assert_includes lua, 'wrk.body = "a\\034b\\010"'
