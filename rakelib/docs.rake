@@ -33,7 +33,9 @@ namespace :docs do
     table = `bin/rackbench servers --probe --format markdown`
     raise "bin/rackbench servers failed" unless $?.success? # rubocop:disable Style/SpecialGlobalVars
 
-    DocsHelper.replace_block("servers", table)
+    DocsHelper.load_rackbench
+    require "rackbench/reports/failures"
+    DocsHelper.replace_block("servers", table.lines.map { |l| Rackbench::Reports::Failures.normalize(l) }.join("\n"))
   end
 
   desc "The README's sample output and chart (the latest run in #{DOCS_QUICK})"

@@ -21,7 +21,7 @@ module Rackbench
         values = points
         y = { "field" => "config", "type" => "nominal", "sort" => @labels, "title" => nil,
               "axis" => { "labelLimit" => Frame::LABEL_LIMIT_PX } }
-        Frame.chart("#{Frame.slug(@title)}-bars", "#{@title}: throughput", {
+        Frame.chart("#{Frame.slug(@title)}-requests-per-s", "#{@title}: throughput", {
                       "data" => { "values" => values }, "height" => [values.size * 28, 60].max,
                       "layer" => [
                         { "mark" => { "type" => "bar", "tooltip" => true },

@@ -50,14 +50,15 @@ module Rackbench
         color = Frame.color(@labels)
         Frame.chart("#{Frame.slug(@title)}-#{suffix}", "#{@title}: #{what}", {
                       "data" => { "values" => values },
+                      # The line first: the legend takes its symbols from it.
                       "layer" => [
-                        { "mark" => { "type" => "area", "opacity" => 0.18 },
-                          "encoding" => { "x" => x, "y" => { "field" => "low", "type" => "quantitative", "scale" => y_scale },
-                                          "y2" => { "field" => "high" }, "color" => color.merge("legend" => nil) } },
                         { "mark" => { "type" => "line", "point" => true, "tooltip" => true },
                           "encoding" => { "x" => x, "y" => { "field" => "value", "type" => "quantitative", "title" => y_title,
                                                              "scale" => y_scale },
-                                          "color" => color } }
+                                          "color" => color } },
+                        { "mark" => { "type" => "area", "opacity" => 0.18 },
+                          "encoding" => { "x" => x, "y" => { "field" => "low", "type" => "quantitative", "scale" => y_scale },
+                                          "y2" => { "field" => "high" }, "color" => color } }
                       ]
                     }, missing: missing)
       end

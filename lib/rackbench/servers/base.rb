@@ -65,7 +65,9 @@ module Rackbench
 
         # Why this server cannot run here, or nil when it can.
         def unavailable_reason
-          "gem #{gem_name} is not installed (add it to the Gemfile and run bin/setup)" unless installed?
+          return nil if installed?
+
+          "gem #{gem_name} is not installed (`bundle add #{gem_name}` in your app; in rackbench's checkout, bin/setup)"
         end
 
         def supports_unix? = true
