@@ -89,12 +89,18 @@ module Rackbench
       pid, _, log = start_rackbench(duration_s: 30)
       wait_until(timeout_s: 60, message: "load running on both load hosts") do
         flunk "rackbench ended early:\n#{File.read(log)}" if Process.wait(pid, Process::WNOHANG)
-        %w[load1 load2].all? { |h| @lab.pids(h).any? { |p| command_of(p).include?("rackbench-load") } }
+        %w[load1 load2].all? { |h| @lab.pids(h).any? { |p| executable_of(p) == "rackbench-load" } }
       end
-      assert(@lab.pids("app").any? { |p| command_of(p).include?("puma") }, "puma runs on the app host")
+      assert(@lab.pids("app").any? { |p| command_of(p).start_with?("puma ") }, "puma runs on the app host")
       Process.kill(signal, pid)
       Process.wait(pid)
       assert_nothing_left_in_namespaces
+    end
+
+    def executable_of(pid)
+      File.basename(File.readlink("/proc/#{pid}/exe"))
+    rescue Errno::ENOENT, Errno::ESRCH, Errno::EACCES
+      ""
     end
 
     def command_of(pid)

@@ -32,6 +32,23 @@ module Rackbench
       nil
     end
 
+    # Namespaces a killed test run left (their owner process is gone): its
+    # sshds and whatever else runs in them, then the namespaces.
+    def self.remove_stale
+      Open3.capture2("ip", "netns", "list").first.scan(/^(rbh(\d+)-\S+)/).each do |name, owner|
+        next if File.exist?("/proc/#{owner}")
+
+        Open3.capture2("ip", "netns", "pids", name).first.split.each { |pid| kill(pid.to_i) }
+        system("ip", "netns", "del", name, err: File::NULL)
+      end
+    end
+
+    def self.kill(pid)
+      Process.kill("KILL", pid)
+    rescue Errno::ESRCH
+      nil
+    end
+
     attr_reader :dir, :hosts
 
     def initialize(hosts)
@@ -42,11 +59,13 @@ module Rackbench
       @made = []
     end
 
-    def ns(name) = "rbh#{@id}-#{name}"
+    def ns(name) = "rbh#{Process.pid}-#{name}"
     def address(name) = "#{SUBNET}.#{hosts.index(name) + 2}"
     def ssh_config = File.join(dir, "ssh_config")
 
     def start
+      self.class.remove_stale
+      at_exit { stop } # Ctrl-C of the test run
       keys
       add_ns("ctl")
       ip("ctl", "link", "add", "br0", "type", "bridge")
@@ -80,7 +99,7 @@ module Rackbench
         system("ip", "netns", "del", n, err: File::NULL)
       end
       @made.clear
-      FileUtils.rm_rf(dir)
+      FileUtils.rm_rf(dir) if dir
     end
 
     private
@@ -145,9 +164,22 @@ module Rackbench
         MaxStartups 100
         Subsystem sftp internal-sftp
       CONF
-      @sshd[name] = Process.spawn("ip", "netns", "exec", ns(name), SSHD, "-D", "-e", "-f", conf,
+      @sshd[name] = Process.spawn("ip", "netns", "exec", ns(name), "sh", "-c", "#{fresh_shell} exec #{SSHD} -D -e -f #{conf}",
                                   out: File.join(dir, "sshd_#{name}.log"), err: %i[child out], pgroup: true)
       wait_listening(name)
+    end
+
+    # A host as fresh as a new machine: bash run by sshd reads ~/.bashrc, and
+    # this machine's may do slow things there (pyenv init). ip netns exec
+    # gives sshd a mount namespace of its own, so an empty file bound over
+    # ~/.bashrc there hides it from the lab's sessions only.
+    def fresh_shell
+      bashrc = File.join(Dir.home, ".bashrc")
+      return "" unless File.exist?(bashrc)
+
+      empty = File.join(dir, "empty_bashrc")
+      File.write(empty, "")
+      "mount --bind #{empty} #{bashrc} &&"
     end
 
     def wait_listening(name)

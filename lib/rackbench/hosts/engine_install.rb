@@ -27,12 +27,16 @@ module Rackbench
         given = @conn.host.engine
         return describe(given, "given", nil) if given
 
-        arch = @conn.capture("uname -m").strip
+        arch, home = @conn.capture("uname -m; cd && pwd").lines.map(&:strip).last(2)
         how = arch == local_arch ? "copied" : "built"
-        dir = "#{@conn.capture("cd && pwd").strip}/.cache/rackbench/engine-#{digest(how)}"
+        dir = "#{home}/.cache/rackbench/engine-#{digest(how)}"
         path = "#{dir}/rackbench-load"
-        install(how, dir, path) unless @conn.capture("test -x #{path} && echo present || echo absent").include?("present")
-        describe(path, how, arch)
+        version = @conn.capture("test -x #{path} && #{path} --version || true").strip
+        if version.empty?
+          install(how, dir, path)
+          version = @conn.capture("#{path} --version").strip
+        end
+        { "path" => path, "version" => version, "how" => how, "arch" => arch }
       end
 
       private
@@ -40,8 +44,7 @@ module Rackbench
       def local_arch = `uname -m`.strip
 
       def describe(path, how, arch)
-        version = @conn.capture("#{path} --version").strip
-        { "path" => path, "version" => version, "how" => how, "arch" => arch }
+        { "path" => path, "version" => @conn.capture("#{path} --version").strip, "how" => how, "arch" => arch }
       end
 
       # Each host copies into a folder of its own, then renames: hosts sharing

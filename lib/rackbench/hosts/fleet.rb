@@ -14,7 +14,9 @@ module Rackbench
         new(suite, supervisor: supervisor, dir: dir).open
       end
 
-      attr_reader :hosts, :engines
+      # engines: what EngineInstall put on each load host; clocks: each load
+      # host's clock offset, measured once when the run connects (Clock).
+      attr_reader :hosts, :engines, :clocks
 
       def initialize(suite, supervisor:, dir:)
         base_dir = File.dirname(File.expand_path(suite.path.to_s))
@@ -26,11 +28,18 @@ module Rackbench
         @dir = dir
         @connections = {}
         @engines = {}
+        @clocks = {}
       end
 
+      # Connects to every host and installs the engines, all hosts at once.
       def open
-        (@server_names + @load_names).uniq.each { |name| connection(name) }
-        @load_names.each { |name| @engines[name] = EngineInstall.new(connection(name)).call }
+        names = (@server_names + @load_names).uniq
+        opened = names.map { |name| Thread.new { Connection.new(@hosts.fetch(name), supervisor: @supervisor, dir: @dir).open } }
+        names.zip(opened).each { |name, thread| @connections[name] = thread.value }
+        installs = @load_names.to_h do |name|
+          [name, Thread.new { [EngineInstall.new(connection(name)).call, Clock.offset(connection(name))] }]
+        end
+        installs.each { |name, thread| @engines[name], @clocks[name] = thread.value }
         self
       rescue StandardError
         close

@@ -8,7 +8,7 @@ module Rackbench
     # every load host at once against the server host's address, its
     # connections, threads, rate and request count split across the hosts,
     # each engine started at one agreed instant (LEAD_S ahead, in each host's
-    # own clock through its measured offset). Per-host JSON comes back through
+    # own clock through the offset measured when the run connected). Per-host JSON comes back through
     # each host's log (native-HOST.out in the cell's folder) and is merged
     # exactly (Result.merge). The Window uses it as it would the engine.
     #
@@ -37,7 +37,7 @@ module Rackbench
         @fleet.check_target!(load.target)
         conns = @fleet.load_connections
         parts = split(load, conns.size)
-        clocks = conns.map { |c| Clock.offset(c) }
+        clocks = conns.map { |c| @fleet.clocks.fetch(c.host.name) }
         start_at = Time.now + LEAD_S
         children = conns.each_with_index.map do |conn, i|
           argv = [@fleet.engine_path(conn.host.name), *engine.command(parts[i], dir).drop(1)]

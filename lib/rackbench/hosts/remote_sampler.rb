@@ -4,14 +4,26 @@ module Rackbench
   module Hosts
     # The Sampler of a server tree on another host: the same readings (RSS,
     # PSS from smaps_rollup, CPU, processes, threads) from the host's /proc,
-    # read over the run's SSH connection, two short commands per sample (every
-    # process's stat line, then the tree's Pss). Assumes the host's clock
-    # tick and page size are this machine's (both are the Linux defaults).
+    # read over the run's SSH connection in one short command per sample:
+    # every process's stat line, then the Pss of the tree under the roots
+    # (found there by awk). Assumes the host's clock tick and page size are
+    # this machine's (both are the Linux defaults).
     #
     #   RemoteSampler.new(connection, root_pids: [4242]).start ... .stop  # => [Sampler::Sample]
     class RemoteSampler < Sampler
-      PSS = "grep -m1 '^Pss:'"
-      STATS = 'cd /proc && for p in [0-9]*; do read -r s < "$p/stat" 2>/dev/null && echo "$s"; done; true'
+      SCRIPT = <<~'SH'
+        cd /proc || exit 0
+        stats=$(for p in [0-9]*; do read -r s < "$p/stat" 2>/dev/null && echo "$s"; done)
+        echo "$stats"
+        tree=$(echo "$stats" | awk -v roots="$ROOTS" '
+          BEGIN { n = split(roots, r, " "); for (i = 1; i <= n; i++) want[r[i]] = 1 }
+          { s = $0; sub(/^[0-9]+ \(.*\) /, "", s); split(s, f, " "); ppid[$1] = f[2]; pids[++k] = $1 }
+          END { more = 1
+                while (more) { more = 0
+                  for (i = 1; i <= k; i++) { p = pids[i]; if (!(p in want) && (ppid[p] in want)) { want[p] = 1; more = 1 } } }
+                for (p in want) if (p in ppid) print p }')
+        for p in $tree; do echo "PSS $p $(grep -m1 '^Pss:' "/proc/$p/smaps_rollup" 2>/dev/null)"; done
+      SH
 
       def initialize(connection, root_pids:, interval_s: 0.5)
         super(root_pids: root_pids, interval_s: interval_s)
@@ -38,16 +50,11 @@ module Rackbench
 
       # {"/proc/PID/stat" => line, "/proc/PID/smaps_rollup" => "Pss: N kB"} of the host, now.
       def snapshot
-        stat_lines = @conn.capture(STATS).lines.grep(/\A\d+ \(.*\) /)
-        files = stat_lines.to_h { |line| ["/proc/#{line.to_i}/stat", line] }
-        @files = files
-        pids = tree_pids
-        return files if pids.empty?
-
-        pss = @conn.capture("for p in #{pids.join(" ")}; do echo \"$p $(#{PSS} /proc/$p/smaps_rollup 2>/dev/null)\"; done")
-        pss.lines.each do |line|
-          pid, rest = line.split(" ", 2)
-          files["/proc/#{pid}/smaps_rollup"] = rest if rest&.start_with?("Pss:")
+        lines = @conn.capture("ROOTS=#{Shellwords.escape(@root_pids.join(" "))}; #{SCRIPT}").lines
+        files = lines.grep(/\A\d+ \(.*\) /).to_h { |line| ["/proc/#{line.to_i}/stat", line] }
+        lines.grep(/\APSS \d+ Pss:/).each do |line|
+          _, pid, rest = line.split(" ", 3)
+          files["/proc/#{pid}/smaps_rollup"] = rest
         end
         files
       end
