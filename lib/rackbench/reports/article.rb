@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../article/summary"
-require_relative "failures"
-require_relative "full_label"
+require_relative "parts/failures"
+require_relative "parts/full_label"
 
 module Rackbench
   module Reports

@@ -5,7 +5,7 @@ require "json"
 require_relative "../article/summary"
 require_relative "../charts/page"
 require_relative "../charts/renderer"
-require_relative "failures"
+require_relative "parts/failures"
 
 module Rackbench
   module Reports

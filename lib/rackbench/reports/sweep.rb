@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../article/summary"
-require_relative "full_label"
-require_relative "side_by_side"
+require_relative "parts/full_label"
+require_relative "parts/side_by_side"
 
 module Rackbench
   module Reports
