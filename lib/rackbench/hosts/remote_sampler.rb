@@ -31,9 +31,23 @@ module Rackbench
         @files = {}
       end
 
+      # A sample that could not be read (a command that failed or timed out)
+      # is skipped, not fatal: the window keeps the samples it has.
       def take
         @files = snapshot
         super
+      rescue ServiceError => e
+        raise if @samples.empty? && !@running
+
+        @missed = e
+        @samples.last
+      end
+
+      def stop
+        samples = super
+        raise @missed || ServiceError.new("no sample of the server on host #{@conn.host.name}") if samples.compact.empty?
+
+        samples.compact
       end
 
       def tree_pids
