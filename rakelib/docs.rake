@@ -34,7 +34,7 @@ namespace :docs do
     raise "bin/rackbench servers failed" unless $?.success? # rubocop:disable Style/SpecialGlobalVars
 
     DocsHelper.load_rackbench
-    require "rackbench/reports/failures"
+    require "rackbench/reports/parts/failures"
     DocsHelper.replace_block("servers", table.lines.map { |l| Rackbench::Reports::Failures.normalize(l) }.join("\n"))
   end
 

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/reports/side_by_side"
+require "rackbench/reports/parts/side_by_side"
 
 module Rackbench
   class SideBySideTest < Minitest::Test

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require_relative "seed_fixtures"
-require "rackbench/reports/full_label"
+require_relative "../seed_fixtures"
+require "rackbench/reports/parts/full_label"
 
 module Rackbench
   class FullLabelTest < Minitest::Test
