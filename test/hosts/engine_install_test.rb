@@ -35,11 +35,11 @@ module Rackbench
       end.value
     end
 
-    def setns(fd)
+    def setns(descriptor)
       require "fiddle"
       libc = Fiddle.dlopen(nil)
       call = Fiddle::Function.new(libc["setns"], [Fiddle::TYPE_INT, Fiddle::TYPE_INT], Fiddle::TYPE_INT)
-      raise "setns failed" unless call.call(fd, 0x40000000).zero? # CLONE_NEWNET
+      raise "setns failed" unless call.call(descriptor, 0x40000000).zero? # CLONE_NEWNET
     end
 
     def install(**options)
