@@ -22,8 +22,9 @@ module Rackbench
 
       def call
         parser.parse!(@argv)
-        suite = @resume ? resumed_suite : Suite.load(@argv.first || "quick", overrides: @overrides)
+        suite = Suite.load(@argv.first || "quick", overrides: @overrides) unless @resume
         ResultsFolder.check!(Store::Location.new(@results).dir) # with PostgreSQL, the local folder of raw output
+        suite = resumed_suite if @resume
         scaled = Article::Summary.new({ "settings" => suite.data }, []).scaled_text
         @out.puts "rackbench: #{scaled}" if scaled
         report_orphans
