@@ -19,8 +19,12 @@ module Rackbench
       BINARY = File.join(SOURCE_DIR, "rackbench-load")
       SOURCES = %w[Makefile *.c *.h].freeze
 
-      def initialize(connection)
+      # cache_dir: the folder on the host (default ~/.cache/rackbench); local_arch:
+      # this machine's architecture (default uname -m).
+      def initialize(connection, cache_dir: nil, local_arch: `uname -m`.strip)
         @conn = connection
+        @cache_dir = cache_dir
+        @local_arch = local_arch
       end
 
       def call
@@ -28,8 +32,8 @@ module Rackbench
         return describe(given, "given", nil) if given
 
         arch, home = @conn.capture("uname -m; cd && pwd").lines.map(&:strip).last(2)
-        how = arch == local_arch ? "copied" : "built"
-        dir = "#{home}/.cache/rackbench/engine-#{digest(how)}"
+        how = arch == @local_arch ? "copied" : "built"
+        dir = "#{@cache_dir || "#{home}/.cache/rackbench"}/engine-#{digest(how)}"
         path = "#{dir}/rackbench-load"
         version = @conn.capture("test -x #{path} && #{path} --version || true").strip
         if version.empty?
@@ -40,8 +44,6 @@ module Rackbench
       end
 
       private
-
-      def local_arch = `uname -m`.strip
 
       def describe(path, how, arch)
         { "path" => path, "version" => @conn.capture("#{path} --version").strip, "how" => how, "arch" => arch }
