@@ -53,6 +53,7 @@ module Rackbench
       names = report["charts"].map { |c| c["name"] }
       assert_includes names, "rack-sleep-50-at-concurrency-16-percentiles"
       assert_includes names, "rack-sleep-50-at-concurrency-16-timeline"
+      assert_includes names, "rack-sleep-50-at-concurrency-16-timeline-p99"
     end
 
     def test_a_stored_seed_run_shows_each_failed_server_once_and_draws_every_chart_its_shape_calls_for

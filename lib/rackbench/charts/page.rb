@@ -16,7 +16,7 @@ module Rackbench
     #   an endpoint measured at 2+ concurrencies  throughput and p99 against concurrency with CI bands (Scaling)
     #   an endpoint measured at one concurrency    a bar per config with its CI (RankedBars)
     #   every cell group (endpoint x concurrency)  the latency percentile plot (Percentiles) and the
-    #                                              per-second timeline (Specs' "timeline" kind)
+    #                                              per-second timelines of req/s and p99 (Specs' "timeline" kind)
     #   the run sampled memory                     memory per config and per server process (Memory)
     #   a seed suite                               the article's own chart kinds (Specs), but timelines and req/s bars
     #
@@ -56,9 +56,11 @@ module Rackbench
       # [{"title"=>"rack /hello at concurrency 8", "charts"=>[percentiles, timeline]}]
       def cells
         @cells ||= begin
-          timelines = Specs.new(@run, @measurements).of([{ "kind" => "timeline" }]).to_h { |c| [c["name"], c] }
+          kinds = [{ "kind" => "timeline" }, { "kind" => "timeline", "metric" => "p99_ms" }]
+          timelines = Specs.new(@run, @measurements).of(kinds).to_h { |c| [c["name"], c] }
           cell_groups.map do |title, list, _|
-            charts = [Percentiles.new(title, list, labels).chart, timelines["#{Frame.slug(title)}-timeline"]].compact
+            charts = [Percentiles.new(title, list, labels).chart,
+                      *%w[timeline timeline-p99].map { |s| timelines["#{Frame.slug(title)}-#{s}"] }].compact
             { "title" => title, "charts" => fit(charts) }
           end
         end
