@@ -69,6 +69,7 @@ module Rackbench
       assert_equal(%w[load1 load2], result.hosts.map { |h| h["host"] })
       assert_equal [2, 2], parts.map { |p| p["connections"] }, "4 connections split over 2 hosts"
       assert(result.hosts.all? { |h| h["engine"]["version"].start_with?("rackbench-load") })
+      assert(result.hosts.all? { |h| h["host_cpu_busy_share"].between?(0.0, 1.0) }, "each load host's CPU is read")
       assert_operator measurement.repeats.first.resources["pss_max_bytes"].to_i, :>, 10 * 1_048_576,
                       "puma's PSS on the app host (an ssh client's would be a few MB)"
       shares = Reports.fetch("hosts").new(run, store.measurements(run["id"])).render

@@ -11,7 +11,7 @@ module Rackbench
 
     # A whole seed suite, JVM starts included, on a busy machine: 3 min 10 s
     # for torquebox-2011 --smoke measured with the test suite running beside it.
-    def test_timeout_s = [TestDeadline::TEST_TIMEOUT_S, 600].max
+    def time_limit_s = [TestDeadline::TEST_TIMEOUT_S, 600].max
 
     # Runs the suite; returns [stdout, run row, measurements, chart paths].
     def smoke_run(suite)

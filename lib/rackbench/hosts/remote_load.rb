@@ -10,7 +10,9 @@ module Rackbench
     # each engine started at one agreed instant (LEAD_S ahead, in each host's
     # own clock through the offset measured when the run connected). Per-host JSON comes back through
     # each host's log (native-HOST.out in the cell's folder) and is merged
-    # exactly (Result.merge). The Window uses it as it would the engine.
+    # exactly (Result.merge), with each host's engine CPU (client_cpu) and its
+    # whole machine's busy share over the window (HostCpu). The Window uses
+    # it as it would the engine.
     #
     #   RemoteLoad.new(Engines.fetch("native").new, fleet).run(load, supervisor:, dir:)  # => Result
     class RemoteLoad
@@ -38,6 +40,7 @@ module Rackbench
         conns = @fleet.load_connections
         parts = split(load, conns.size)
         clocks = conns.map { |c| @fleet.clocks.fetch(c.host.name) }
+        cpu_before = in_parallel(conns) { |c| HostCpu.read(c) }
         start_at = Time.now + LEAD_S
         children = conns.each_with_index.map do |conn, i|
           argv = [@fleet.engine_path(conn.host.name), *engine.command(parts[i], dir).drop(1)]
@@ -45,10 +48,12 @@ module Rackbench
                            start_at_ns: Clock.remote_ns(start_at, clocks[i]["offset_s"]))
         end
         wait(children, supervisor, LEAD_S + load.deadline_s)
+        cpu_after = in_parallel(conns) { |c| HostCpu.read(c) }
+        cpu_busy = cpu_after.zip(cpu_before).map { |after, before| after.busy_share_since(before) }
         results = children.each_with_index.map { |child, i| parse(child, parts[i]) }
         Result.merge(results.map(&:first), hosts: conns.each_with_index.map do |conn, i|
           { "host" => conn.host.name, "clock_offset_s" => clocks[i]["offset_s"], "round_trip_s" => clocks[i]["round_trip_s"],
-            "client_cpu" => results[i].last, "engine" => @fleet.engines[conn.host.name] }
+            "client_cpu" => results[i].last, "host_cpu_busy_share" => cpu_busy[i], "engine" => @fleet.engines[conn.host.name] }
         end).tap { |merged| warn_saturated(merged) }
       ensure
         children&.each { |c| supervisor.stop(c, grace_s: 2) if c.alive? }
@@ -75,6 +80,8 @@ module Rackbench
 
       # native-r1.out -> native-r1-load1.out
       def host_log(log_name, host) = log_name.sub(/(\.\w+)?\z/, "-#{host}\\1")
+
+      def in_parallel(conns, &block) = conns.map { |c| Thread.new { block.call(c) } }.map(&:value)
 
       def share(total, parts, index) = (total / parts) + (index < total % parts ? 1 : 0)
 
