@@ -27,7 +27,7 @@ module Rackbench
                         { "mark" => { "type" => "bar", "tooltip" => true },
                           "encoding" => { "y" => y, "x" => { "field" => "value", "type" => "quantitative",
                                                              "title" => "req/s (median of repeats, 95 % CI)" },
-                                          "color" => Frame.color(@labels).merge("legend" => nil) } },
+                                          "color" => Frame.color(shown_labels).merge("legend" => nil) } },
                         { "mark" => { "type" => "rule", "strokeWidth" => 2 },
                           "encoding" => { "y" => y, "x" => { "field" => "low", "type" => "quantitative" },
                                           "x2" => { "field" => "high" } } }

@@ -47,7 +47,7 @@ module Rackbench
         y_scale = log ? { "type" => "log" } : { "zero" => true }
         x = { "field" => "concurrency", "type" => "quantitative", "title" => "concurrency (connections)",
               "scale" => x_scale(values), "axis" => { "values" => values.map { |p| p["concurrency"] }.uniq.sort } }
-        color = Frame.color(@labels)
+        color = Frame.color(shown_labels)
         Frame.chart("#{Frame.slug(@title)}-#{suffix}", "#{@title}: #{what}", {
                       "data" => { "values" => values },
                       # The line first: the legend takes its symbols from it.
