@@ -8,7 +8,8 @@ module Rackbench
     def measurement(hosts)
       parts = hosts.map do |name, requests, share|
         Result.new(engine: "native", requests: requests, histogram: [[1000, requests - 1], [9000, 1]])
-              .to_h.merge("host" => name, "client_cpu" => { "max_thread_share" => share }, "clock_offset_s" => 0.0021)
+              .to_h.merge("host" => name, "client_cpu" => { "max_thread_share" => share }, "clock_offset_s" => 0.0021,
+                          "host_cpu_busy_share" => 0.5)
       end
       result = Result.new(engine: "native", requests: parts.sum { |p| p["requests"] }, hosts: parts)
       repeat = Measurement::Repeat.new(index: 1, deployment: 1, round: 1, result: result, resources: {}, noise: nil)
@@ -21,8 +22,8 @@ module Rackbench
 
     def test_each_host_gets_its_requests_share_p99_cpu_and_offset
       text = Reports.fetch("hosts").new(run_row, [measurement([["load1", 300, 0.97], ["load2", 100, 0.4]])]).render
-      assert_match(/1 +load1 +300 +75\.0% +1\.00 +97 % +2\.10/, text)
-      assert_match(/1 +load2 +100 +25\.0% +1\.00 +40 % +2\.10/, text)
+      assert_match(/1 +load1 +300 +75\.0% +1\.00 +97 % +50 % +2\.10/, text)
+      assert_match(/1 +load2 +100 +25\.0% +1\.00 +40 % +50 % +2\.10/, text)
     end
 
     def test_a_run_without_load_hosts_says_so
