@@ -73,6 +73,8 @@ module Rackbench
   autoload :Orphans, "rackbench/orphans"
   autoload :ResultsFolder, "rackbench/results_folder"
   autoload :Port, "rackbench/port"
+  autoload :Hosts, "rackbench/hosts"
+  autoload :Resume, "rackbench/resume"
   autoload :Servers, "rackbench/servers"
   autoload :Proxies, "rackbench/proxies"
   autoload :Services, "rackbench/services"

@@ -19,8 +19,10 @@ module Rackbench
   class Deployment
     attr_reader :server, :proxy, :children, :bind, :backends
 
+    # host: the Hosts::Connection of the host it runs on, or nil for this machine.
     def initialize(server, supervisor:, dir:, app:, env: {}, cpus: nil, ready_timeout_s: Readiness::DEFAULT_TIMEOUT_S,
-                   ready_path: nil)
+                   ready_path: nil, host: nil)
+      @host = host
       @server = server
       @supervisor = supervisor
       @dir = dir
@@ -40,7 +42,6 @@ module Rackbench
     # Starts every instance at once, waits until each answers HTTP, then starts
     # the proxy in front of them (4 thin instances took 8.8 s one after another).
     def start
-      @bundle&.check!(server.class.gem_name)
       started = Array.new(instances) { |i| start_instance(i) }
       started.each { |child, bind| Readiness.wait(ready_target(bind), child: child, timeout_s: @ready_timeout_s) }
       @backends = started.map(&:last)
@@ -57,11 +58,19 @@ module Rackbench
     # adapter knows it started outside its tree (Passenger's watchdog).
     def pids = children.flat_map { |c| c.name.start_with?("proxy") ? [c.pid] : [c.pid, *server.extra_pids(c)] }
     def commands = children.map(&:argv)
+
+    # What the Window samples: the tree on this machine, or on the server's host over SSH.
+    def sampler
+      return Sampler.new(root_pids: pids) unless @host
+
+      Hosts::RemoteSampler.new(@host, root_pids: children.filter_map { |c| Hosts::Wrapper.remote_pid(File.read(c.log_path)) })
+    end
+
     def target(path) = bind.target(path)
 
     # The version of the server gem that boots: the app's Gemfile.lock under
     # its bundle, else rackbench's own.
-    def server_version = @bundle&.version(server.class.gem_name.to_s) || server.class.version
+    def server_version = (@bundled && @bundle.version(server.class.gem_name.to_s)) || server.class.version
 
     # Provenance of the app's bundle (gemfile, lock digest, Ruby, gems), or nil.
     def app_bundle = @bundle&.to_h
@@ -80,10 +89,17 @@ module Rackbench
     def start_instance(index)
       dir = instances > 1 ? File.join(@dir, "instance-#{index + 1}").tap { |d| FileUtils.mkdir_p(d) } : @dir
       bind = server.bind(dir)
+      bind = Servers::Base::Bind.new(port: bind.port, host: @host.host.address) if @host
       argv = server.command(app: @app, bind: bind, dir: dir)
       env = server.env.merge(@env)
       env = @bundle.env.merge(env) if @bundle
-      argv = @bundle.wrap(argv) if @bundle && server.class.gem_name
+      # A gem's executable run by this Ruby goes through the app's bundle; servers
+      # started otherwise (JRuby, Passenger, a command) only get its BUNDLE_GEMFILE.
+      if @bundle && server.class.gem_name && argv.first == RbConfig.ruby
+        @bundle.check!(server.class.gem_name)
+        argv = @bundle.wrap(argv)
+        @bundled = true
+      end
       child = spawn(argv, server.label, File.join(dir, "server.log"), env, File.dirname(@app))
       [child, bind]
     end
@@ -99,7 +115,11 @@ module Rackbench
     def ready_target(bind) = @ready_path ? bind.target(@ready_path) : bind.target
 
     def spawn(argv, name, log_path, env, chdir)
-      child = @supervisor.spawn(argv, name: name, log_path: log_path, env: env, chdir: chdir, cpus: @cpus)
+      child = if @host
+                @host.spawn(argv, name: name, log_path: log_path, env: env, chdir: chdir)
+              else
+                @supervisor.spawn(argv, name: name, log_path: log_path, env: env, chdir: chdir, cpus: @cpus)
+              end
       @children << child
       child
     end

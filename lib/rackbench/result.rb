@@ -13,9 +13,11 @@ module Rackbench
   #   endpoints:      a traffic mix's members (native engine), else nil:
   #                   [{"name"=>, "weight"=>, "method"=>, "requests"=>, "requests_per_s"=>, "non_success"=>,
   #                     "errors"=>{"check"=>, "other"=>}, "latency_us"=>{"mean", "p50", "p90", "p99", "max"}, "histogram"=>}]
+  #   hosts:          load from several hosts (Result.merge): each host's own Result as a Hash, plus
+  #                   "host", "clock_offset_s", "client_cpu"; else nil
   Result = Struct.new(
     :engine, :requests, :duration_s, :requests_per_s, :bytes, :latency_us, :errors,
-    :status_counts, :reconnects, :series, :histogram, :warnings, :command, :raw, :endpoints,
+    :status_counts, :reconnects, :series, :histogram, :warnings, :command, :raw, :endpoints, :hosts,
     keyword_init: true
   ) do
     def self.from_h(hash)
@@ -46,4 +48,5 @@ module Rackbench
     end
   end
   Result::ERROR_KINDS = %w[connect read write timeout status malformed check].freeze
+  require_relative "result/merge"
 end

@@ -2,6 +2,7 @@
 
 require "fileutils"
 require "set"
+require_relative "runner/resuming"
 
 module Rackbench
   # Runs a Plan: start the suite's services, then measure every cell in
@@ -25,6 +26,8 @@ module Rackbench
   # repeat_finished(cell, repeat); per cell cell_finished(cell, measurement)
   # (failed cells too); then run_finished(run).
   class Runner
+    include Resuming
+
     SHORT_WARMUP_S = 0.25 # later windows on a warm deployment: reconnect only
 
     CellState = Struct.new(:cell, :repeats, :load_s, :done, keyword_init: true)
@@ -32,8 +35,10 @@ module Rackbench
 
     attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
-    def initialize(suite, store:, supervisor: Supervisor.new, listener: nil)
+    # resume: a Resume, to continue its run instead of starting one.
+    def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil)
       @suite = suite
+      @resume = resume
       @plan = Plan.new(suite)
       @store = store
       @supervisor = supervisor
@@ -49,14 +54,19 @@ module Rackbench
       reason = @engine.unavailable_reason
       raise ConfigError, "engine #{@engine.name}: #{reason}" if reason
 
-      @run = store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h)
+      @run = if @resume then store.reopen_run(@resume.id)
+             else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h)
+             end
       emit(:run_started, @run, plan)
       @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
       @live = {}
       @deployed = Hash.new(0)
       @rounds = Hash.new(0)
+      restore if @resume
       status = "interrupted"
       begin
+        @fleet = Hosts::Fleet.start(suite, supervisor: supervisor, dir: @run["dir"]) # suites with hosts: (Hosts)
+        @window = @fleet.window(@window) if @fleet
         @service_env = own_app.env(Apps.default_env(@run["dir"]).merge(start_services))
         own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env)
         fail_unavailable
@@ -65,6 +75,7 @@ module Rackbench
       ensure
         retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
+        @fleet&.close
         supervisor.stop_all
         store.finish_run(@run["id"], status)
       end
@@ -79,7 +90,7 @@ module Rackbench
 
     def machine
       Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version,
-                                "app_bundles" => own_app.provenance)
+                                "app_bundles" => own_app.provenance, "rackbench_pid" => Process.pid)
     end
 
     def own_app = @own_app ||= OwnApp.new(suite)
@@ -128,16 +139,28 @@ module Rackbench
       end
     end
 
+    # Rounds until each cell has its share of repeats up to this epoch (all
+    # of them in a fresh run; what is missing in a resumed one).
     def run_block(block, epoch)
-      Schedule.rounds_in_epoch(policy.minimum, policy.deployments, epoch).times { run_round(block, active(block), epoch) }
+      fill_rounds(block, (1..epoch).sum { |e| Schedule.rounds_in_epoch(policy.minimum, policy.deployments, e) }, epoch)
       return unless epoch == policy.deployments
 
       run_round(block, active(block).reject { |c| capped?(c) }, epoch) while active(block).any? { |c| wants_more?(c) }
       active(block).each { |c| finish_cell(c) }
     end
 
+    # Rounds of the block's cells short of `due` repeats until none is.
+    def fill_rounds(block, due, epoch)
+      # each round adds a repeat to each of them, or fails it (done)
+      while (short = active(block).select { |c| @states[c.index].repeats.size < due }).any?
+        run_round(block, short, epoch)
+      end
+    end
+
     def run_round(block, cells, epoch)
-      round = (@rounds[block.cells.map(&:index)] += 1)
+      key = block.cells.map(&:index)
+      @rounds[key] = resumed_round(block) if @resume && !@rounds.key?(key)
+      round = (@rounds[key] += 1)
       schedule.round_order(cells, round).each { |cell| measure_repeat(cell, round, epoch) }
     end
 
@@ -192,7 +215,7 @@ module Rackbench
       return suite["drain_path"] if suite["drain_path"]
 
       app = cell.server_config["app"] || suite["app"]
-      Apps.bundled?(app) ? "/hello" : cell.endpoint["path"]
+      Apps.bundled?(app) ? "/hello" : Traffic.new(cell.endpoint).path
     end
 
     def load_for(target, cell, traffic, warmup_s:)
@@ -240,7 +263,8 @@ module Rackbench
       FileUtils.mkdir_p(dir)
       deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path(*group.server_config["app"]),
                                           env: @service_env, cpus: pinning.server_cpus,
-                                          ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"]).start
+                                          ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
+                                          host: @fleet&.server_connection(group.server_config)).start
       @live[key] = Live.new(key: key, server: server, deployment: deployment, dir: dir, epoch: epoch, number: number,
                             verified: {}, warmed: Set.new)
     rescue ServiceError => e

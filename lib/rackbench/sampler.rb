@@ -84,14 +84,19 @@ module Rackbench
         stat = read("#{@proc}/#{entry}/stat") or next
         parents[stat_fields(stat)[1].to_i] << entry.to_i
       end
+      self.class.descendants(@root_pids.select { |p| File.exist?("#{@proc}/#{p}") }, parents)
+    end
+
+    # The roots and every process below them, given {ppid => [pid, ...]}.
+    def self.descendants(roots, children)
       seen = []
-      queue = @root_pids.select { |p| File.exist?("#{@proc}/#{p}") }
+      queue = roots.dup
       until queue.empty?
         pid = queue.shift
         next if seen.include?(pid)
 
         seen << pid
-        queue.concat(parents[pid])
+        queue.concat(children[pid])
       end
       seen
     end

@@ -43,7 +43,7 @@ module Rackbench
         (high - low) / 2.0 / estimate
       end
 
-      def cover?(value) = low <= value && value <= high
+      def cover?(value) = value.between?(low, high)
       def to_a = [low, high]
     end
 
@@ -128,6 +128,31 @@ module Rackbench
     # The farther end of a CI from 1, as a share: "no difference within ±x".
     def reach_from_one(interval)
       [(interval.low - 1).abs, (interval.high - 1).abs].max
+    end
+
+    # Moving-block resample of a series: blocks of `block` consecutive values
+    # drawn with replacement until the length is reached. Per-second counts are
+    # autocorrelated; resampling blocks keeps that, where single values would
+    # give an interval too narrow.
+    def block_resample(xs, block, rng)
+      size = block.clamp(1, xs.size)
+      out = []
+      out.concat(xs[rng.rand(xs.size - size + 1), size]) while out.size < xs.size
+      out.first(xs.size)
+    end
+
+    # How fast a server ran in its first seconds against its last ones:
+    # for each series (one per cold start), mean(first quarter) / mean(last
+    # half), averaged over the series, with a moving-block bootstrap CI.
+    def head_tail_ratio_ci(series_list, block: 3, level: LEVEL, resamples: RESAMPLES, seed: SEED)
+      parts = series_list.map { |xs| [xs.first([xs.size / 4, 1].max), xs.last(xs.size / 2)] }
+      ratio = ->(pairs) { mean(pairs.map { |head, tail| mean(head) / mean(tail) }) }
+      rng = Random.new(seed)
+      draws = Array.new(resamples) do
+        ratio.call(parts.map { |head, tail| [block_resample(head, block, rng), block_resample(tail, block, rng)] })
+      end.sort
+      tail = (1 - level) / 2
+      Interval.new(quantile(draws, tail), quantile(draws, 1 - tail), ratio.call(parts), level)
     end
 
     # Histograms are [[value_us, count], ...] sorted by value. Merging adds the

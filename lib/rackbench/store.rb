@@ -61,6 +61,12 @@ module Rackbench
       @db[:runs].where(id: id).update(status: status, finished_at: now)
     end
 
+    # A resumed run (Resume) is running again until it finishes.
+    def reopen_run(id)
+      @db[:runs].where(id: id).update(status: "running", finished_at: nil)
+      run(id)
+    end
+
     # record: a Hash with the cells columns (json fields as Ruby objects); samples: [Sampler::Sample]
     def add_cell(run_id, record, samples = [])
       row = record.transform_keys(&:to_s)

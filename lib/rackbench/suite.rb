@@ -3,6 +3,7 @@
 require "psych"
 require_relative "suite/ranges"
 require_relative "suite/own_app_keys"
+require_relative "suite/host_keys"
 
 module Rackbench
   # A suite file, read and validated. Errors name the file, the line and the key.
@@ -26,6 +27,7 @@ module Rackbench
   class Suite
     include Ranges
     include OwnAppKeys
+    include HostKeys
 
     BUILTIN_DIR = File.join(__dir__, "suites")
 
@@ -54,6 +56,10 @@ module Rackbench
       "ready_timeout_s" => [Numeric, 30],
       "servers" => [Array, nil],
       "services" => [Array, nil],
+      # Across machines (Hosts): ssh destinations by name, and the roles they take.
+      "hosts" => [Hash, nil],
+      "server_host" => [String, nil],
+      "load_hosts" => [Array, nil],
       # How many repeats, in what order (see Stats and Schedule): "auto" repeats
       # from min_repeats until the throughput CI is within ±precision, capped
       # by max_repeats and max_cell_s seconds of load per cell.
@@ -125,7 +131,7 @@ module Rackbench
                           [e["name"], e["path"]].include?(m["endpoint"])
                         end, "weight" => m["weight"] }
       end
-      listed + [{ "name" => Traffic::MIX_NAME, "path" => members.first["endpoint"]["path"], "mix" => members }]
+      listed + [{ "name" => Traffic::MIX_NAME, "path" => Request.new(members.first["endpoint"]).path, "mix" => members }]
     end
 
     def server_configs = @data["servers"]
@@ -188,6 +194,7 @@ module Rackbench
       validate_own_app
       validate_servers
       validate_services
+      validate_hosts
       validate_engine
       validate_statistics(@data)
       %w[smoke scale].each { |block| validate_overrides(block) }

@@ -11,7 +11,9 @@ module Rackbench
   # every group spawned here is recorded with it until #stop has ended it.
   class Supervisor
     # A started process: its pid (= its process group id), argv and log file.
-    Child = Struct.new(:pid, :argv, :log_path, :name, :status, keyword_init: true) do
+    # stdin: the write end of the child's stdin when spawned with keep_stdin
+    # (a remote process over SSH ends when it closes: see Hosts::Wrapper).
+    Child = Struct.new(:pid, :argv, :log_path, :name, :status, :stdin, keyword_init: true) do
       def alive?
         return false if status
 
@@ -44,15 +46,19 @@ module Rackbench
     attr_reader :children
 
     # Starts argv in a new process group. cpus: a list of CPU ids for taskset.
-    def spawn(argv, name:, log_path:, env: {}, chdir: Dir.pwd, cpus: nil)
+    # keep_stdin: the child reads a pipe that only this process writes, closed
+    # when the child is stopped or this process ends (SIGKILL included).
+    def spawn(argv, name:, log_path:, env: {}, chdir: Dir.pwd, cpus: nil, keep_stdin: false)
       argv = argv.map(&:to_s)
       full = cpus ? ["taskset", "-c", cpus.join(","), *argv] : argv
       File.write(log_path, "") if log_path
       out = log_path ? [log_path, "a"] : File::NULL
-      pid = Process.spawn(env.merge(OWNER_ENV => Process.pid.to_s), *full, chdir: chdir, pgroup: true, in: File::NULL,
+      reader, writer = keep_stdin ? IO.pipe : [File::NULL, nil]
+      pid = Process.spawn(env.merge(OWNER_ENV => Process.pid.to_s), *full, chdir: chdir, pgroup: true, in: reader,
                                                                            out: out, err: %i[child out], close_others: true)
+      reader.close if writer
       Watchdog.current.watch(pid)
-      child = Child.new(pid: pid, argv: full, log_path: log_path, name: name)
+      child = Child.new(pid: pid, argv: full, log_path: log_path, name: name, stdin: writer)
       @mutex.synchronize { @children << child }
       child
     end
@@ -76,6 +82,7 @@ module Rackbench
 
     # Stops the child's process group: signal, grace period, then SIGKILL.
     def stop(child, signal: "TERM", grace_s: DEFAULT_GRACE_S)
+      close_stdin(child)
       if child.alive?
         signal_group(child, signal)
         signal_group(child, "CONT") # a stopped (SIGSTOP) process acts on the signal only once continued
@@ -149,7 +156,12 @@ module Rackbench
       nil
     end
 
+    def close_stdin(child)
+      child.stdin.close if child.stdin && !child.stdin.closed?
+    end
+
     def forget(child)
+      close_stdin(child)
       @mutex.synchronize { @children.delete(child) }
       Watchdog.current.release(child.pid)
     end

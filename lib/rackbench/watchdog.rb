@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "io/wait"
 require "rbconfig"
 
 module Rackbench
@@ -12,6 +13,7 @@ module Rackbench
   # group still recorded and every process carrying rackbench's marker.
   class Watchdog
     GUARD = File.join(__dir__, "watchdog", "guard.rb")
+    READY_TIMEOUT_S = 10
 
     # The watchdog of this process (a forked child gets its own).
     def self.current
@@ -25,16 +27,27 @@ module Rackbench
       @owner_pid = owner_pid
       @mutex = Mutex.new
       reader, @writer = IO.pipe # close-on-exec: no child of rackbench holds the writer
-      @pid = Process.spawn({ ProcessTable::OWNER_ENV => nil }, RbConfig.ruby, "--disable-gems", GUARD, owner_pid.to_s,
-                           in: reader, out: File::NULL, err: File::NULL, pgroup: true, close_others: true)
-      reader.close
+      ready, ready_writer = IO.pipe
+      # a bare Ruby (no gems, no bundler from RUBYOPT): up and reading within milliseconds
+      env = { ProcessTable::OWNER_ENV => nil, "RUBYOPT" => nil }
+      @pid = Process.spawn(env, RbConfig.ruby, "--disable-gems", GUARD, owner_pid.to_s,
+                           in: reader, out: ready_writer, err: File::NULL, pgroup: true, close_others: true)
+      [reader, ready_writer].each(&:close)
       Process.detach(@pid)
+      wait_until_ready(ready)
     end
 
     def watch(pgid) = tell("+#{pgid}")
     def release(pgid) = tell("-#{pgid}")
 
     private
+
+    # The guard says "ready" once it reads the pipe; rackbench starts nothing before (READY_TIMEOUT_S at most).
+    def wait_until_ready(ready)
+      ready.gets if ready.wait_readable(READY_TIMEOUT_S)
+    ensure
+      ready.close
+    end
 
     def tell(line)
       @mutex.synchronize { @writer.write("#{line}\n") }

@@ -25,7 +25,7 @@ module Rackbench
       services = Sampler.new(root_pids: service_pids)
       services_before = services.take
       noise = Noise.new(cpus: measured_cpus).start
-      sampler = Sampler.new(root_pids: deployment.pids).start
+      sampler = deployment.sampler.start
       begin
         result = @engine.run(load, supervisor: @supervisor, dir: dir, cpus: @pinning.client_cpus,
                                    log_name: log_name || "#{@engine.name}.out")

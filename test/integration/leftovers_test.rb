@@ -30,7 +30,7 @@ module Rackbench
     def test_the_next_run_reports_what_a_gone_rackbench_left_and_clean_ends_it
       skip "needs unshare --pid (root)" unless system("unshare", "--pid", "--fork", "--mount-proc", "true",
                                                       err: File::NULL)
-      suite = write_suite("duration_s" => 0.5)
+      suite = write_suite("duration_s" => 0.3)
       script = <<~SH
         sh -c 'exit 0' & owner=$!; wait $owner
         #{ProcessTable::OWNER_ENV}=$owner sleep 60 & orphan=$!

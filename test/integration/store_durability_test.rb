@@ -28,7 +28,7 @@ module Rackbench
       at_s
     end
 
-    def integrity(db) = db.fetch("PRAGMA integrity_check").map { |r| r.values.first }
+    def integrity(database) = database.fetch("PRAGMA integrity_check").map { |r| r.values.first }
 
     def test_kill_9_at_random_moments_leaves_a_sound_store
       seed = Random.new_seed

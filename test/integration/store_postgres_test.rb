@@ -76,6 +76,17 @@ module Rackbench
       sqlite.close
     end
 
+    def test_the_commands_read_the_store_named_by_the_environment
+      run = new_run
+      @store.finish_run(run["id"], "finished")
+      ENV["RACKBENCH_RESULTS"] = @url
+      status, out, err = run_cli("report", "--list")
+      assert_equal 0, status, err
+      assert_match(/\A\s*#{run["id"]}\s+quick\s+finished/, out)
+    ensure
+      ENV.delete("RACKBENCH_RESULTS")
+    end
+
     def test_an_unreachable_database_is_one_clear_error
       closed = self.class.server.sub(/:(\d+)/) { ":#{Integer(::Regexp.last_match(1)) + 1}" }
       error = assert_raises(ConfigError) { Store.new(closed.sub("postgres@", "postgres:pw@")) }

@@ -25,8 +25,8 @@ try {
   page.on("pageerror", (error) => errors.push(String(error)));
   page.on("request", (request) => { if (!request.url().startsWith("file:")) errors.push(`network request: ${request.url()}`); });
   await page.goto(pathToFileURL(page_path).href);
-  await page.waitForFunction(() => document.body.dataset.chartsDrawn !== undefined, null, { timeout: 20000 })
-    .catch(() => errors.push("charts were not drawn within 20 s"));
+  await page.waitForFunction(() => document.body.dataset.chartsDrawn !== undefined, null, { timeout: 60000 })
+    .catch(() => errors.push("charts were not drawn within 60 s"));
   const charts = await page.$$eval("figure.chart", (figures) => figures.map((f) => {
     const svg = f.querySelector("svg");
     const box = svg ? svg.getBoundingClientRect() : { width: 0, height: 0 };

@@ -119,7 +119,7 @@ module Rackbench
       list = [cell("jruby", { "server" => "torquebox" }, series: slow_start), cell("mri", { "server" => "puma" }, series: flat)]
       warm = ->(server) { Article::Claim.new({ "says" => "warms up", "kind" => "warms_up", "a" => { "server" => server } }, list).verdict }
       assert_equal "yes", warm.call("torquebox")["answer"]
-      assert_match "30% of the last 4 s", warm.call("torquebox")["detail"]
+      assert_match "30% [30%, 30%] of the last 4 s", warm.call("torquebox")["detail"]
       assert_equal "no", warm.call("puma")["answer"]
     end
 

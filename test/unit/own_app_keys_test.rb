@@ -56,18 +56,41 @@ module Rackbench
       assert_equal "user=a%26b", form.body
     end
 
-    def test_engines_that_send_plain_gets_only_refuse_real_requests_and_mixes
-      post = Traffic.new("name" => "create", "path" => "/items", "method" => "POST")
-      load = Engines::Load.new(target: Target.tcp(9292, "/items"), concurrency: 1, traffic: post)
-      error = assert_raises(ConfigError) { Engines.fetch("wrk").new.validate!(load) }
-      assert_includes error.message, "need engine: native"
-      assert Engines.fetch("native").new.validate!(load)
+    def test_each_engine_sends_what_it_can_and_names_what_it_cannot
+      post = Traffic.new("name" => "create", "path" => "/items", "method" => "POST", "json" => {})
+      ids = Traffic.new("path" => "/items/:id", "ids" => [1, 2])
+      patch = Traffic.new("path" => "/items", "method" => "PATCH", "body" => "x")
+      load = ->(traffic) { Engines::Load.new(target: Target.tcp(9292, "/items"), concurrency: 1, traffic: traffic) }
+      [post, ids, patch].each do |t|
+        assert Engines.fetch("native").new.validate!(load.call(t))
+        assert Engines.fetch("wrk").new.validate!(load.call(t))
+      end
+      assert Engines.fetch("ab").new.validate!(load.call(post))
+      assert_match(/ids need engine: native or wrk/, assert_raises(ConfigError) do
+        Engines.fetch("ab").new.validate!(load.call(ids))
+      end.message)
+      assert_match(/PATCH with a body/, assert_raises(ConfigError) do
+        Engines.fetch("ab").new.validate!(load.call(patch))
+      end.message)
       checked = Traffic.new("path" => "/", "expect_body" => "ok", "expect_status" => 200)
       plain = Engines::Load.new(target: Target.tcp(9292, "/"), concurrency: 1, traffic: checked)
       assert Engines.fetch("wrk").new.validate!(plain), "checks stay with the verify step on wrk"
-      assert_rejected({ "engine" => "wrk", "endpoints" => [{ "path" => "/items", "method" => "POST" }] },
-                      "endpoints.0", "need engine: native")
-      assert_rejected({ "engine" => "ab", "mix" => [{ "endpoint" => "/hello", "weight" => 1 }] }, "mix", "needs engine: native")
+      assert_rejected({ "engine" => "ab", "endpoints" => [{ "path" => "/items/:id", "ids" => [1, 2] }] },
+                      "endpoints.0", "ids need engine: native or wrk")
+      assert_rejected({ "engine" => "wrk", "mix" => [{ "endpoint" => "/hello", "weight" => 1 }] }, "mix", "needs engine: native")
+    end
+
+    def test_wrk_gets_the_request_as_lua_and_ab_as_options
+      request = Request.new("path" => "/items/:id", "ids" => [1, 2], "method" => "PUT", "body" => "a\"b\n")
+      Engines.fetch("wrk") # loads wrk.rb and its WrkRequest
+      lua = Engines::WrkRequest.lua(request)
+      assert_includes lua, 'wrk.method = "PUT"'
+      assert_includes lua, 'wrk.body = "a\\034b\\010"'
+      assert_includes lua, 'local rackbench_paths = {"/items/1", "/items/2"}'
+      post = Request.new("path" => "/items", "method" => "POST", "json" => { "n" => 1 }, "headers" => { "Cookie" => "s=1" })
+      args = Engines.fetch("ab").new.request_args(post, tmpdir)
+      assert_equal ["-H", "Cookie: s=1", "-p", File.join(tmpdir, "ab-body"), "-T", "application/json"], args
+      assert_equal '{"n":1}', File.read(File.join(tmpdir, "ab-body"))
     end
   end
 end

@@ -9,7 +9,7 @@ module Rackbench
       assert_equal 2.5, Stats.median([4.0, 1.0, 2.0, 3.0])
     end
 
-    def test_quantiles_interpolate_between_order_statistics_like_r_type_7
+    def test_quantiles_interpolate_between_order_statistics_like_r_type_seven
       sorted = [1.0, 2.0, 3.0, 4.0, 5.0]
       assert_equal 1.0, Stats.quantile(sorted, 0)
       assert_equal 5.0, Stats.quantile(sorted, 1)
@@ -81,6 +81,24 @@ module Rackbench
       assert_equal 30, Stats.histogram_percentile(buckets, 99)
       assert_equal 40, Stats.histogram_percentile(buckets, 100)
       assert_in_delta 16.1, Stats.histogram_mean(buckets), 1e-12
+    end
+
+    def test_a_block_resample_keeps_runs_of_consecutive_values
+      xs = (1..12).to_a
+      out = Stats.block_resample(xs, 3, Random.new(1))
+      assert_equal 12, out.size
+      out.each_slice(3) { |block| assert_equal (block.first..(block.first + 2)).to_a, block }
+    end
+
+    def test_the_head_tail_ratio_of_a_clean_slow_start_is_exact
+      ci = Stats.head_tail_ratio_ci([[300.0, 300.0] + ([1000.0] * 6)])
+      assert_equal([0.3, 0.3], [ci.low, ci.high].map { |x| x.round(6) })
+    end
+
+    def test_the_head_tail_ratio_of_a_noisy_series_has_a_width
+      ci = Stats.head_tail_ratio_ci([[500.0, 900.0, 1100.0, 800.0, 1000.0, 1200.0, 900.0, 1050.0]])
+      assert_operator ci.low, :<, ci.estimate
+      assert_operator ci.high, :>, ci.estimate
     end
   end
 end

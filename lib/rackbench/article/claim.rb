@@ -114,21 +114,29 @@ module Rackbench
         [a.errors.zero? ? "yes" : "no", "#{a.errors_n_tot} errors (#{a.label})"]
       end
 
-      # The first seconds of the native engine's series against the rest, in
-      # the first repeat of the first deployment (the cold start).
+      # The first seconds against the last ones, in each cold start (the first
+      # repeat on each deployment), with a block-bootstrap CI (Stats): "yes"
+      # when the whole CI lies below 90 % (at least 10 % slower at first), "no"
+      # when it lies above, "not shown" otherwise.
       def check_warms_up
         a = find(@spec["a"])
         return unmeasured(a) unless a&.ok?
 
-        rates = a.series.select { |p| p["repeat"] == 1 }.map { |p| p["requests_per_s"] }.compact
-        return ["not measured", "#{a.label}: no per-second series (engine #{a.cell["engine"]})"] if rates.size < 4
+        cold = a.measurement.repeats.group_by(&:deployment).map { |_, list| list.min_by(&:index) }
+        series = cold.map { |r| rates(r) }.select { |xs| xs.size >= 4 }
+        return ["not measured", "#{a.label}: no per-second series of 4 s or more (engine #{a.cell["engine"]})"] if series.empty?
 
-        head = rates.first([rates.size / 4, 1].max)
-        tail = rates.last(rates.size / 2)
-        share = mean(head) / mean(tail)
-        [share < 0.9 ? "yes" : "no",
-         "the first #{head.size} s ran at #{(share * 100).round}% of the last #{tail.size} s (#{a.label})"]
+        ci = Stats.head_tail_ratio_ci(series)
+        answer = if ci.high < WARM_UP_SHARE then "yes"
+                 elsif ci.low > WARM_UP_SHARE then "no"
+                 else "not shown"
+                 end
+        head = [series.first.size / 4, 1].max
+        [answer, "the first #{head} s ran at #{pct(ci.estimate)} [#{pct(ci.low)}, #{pct(ci.high)}] of the last " \
+                 "#{series.first.size / 2} s (#{a.label}, #{series.size} cold start#{"s" if series.size > 1})"]
       end
+
+      WARM_UP_SHARE = 0.9
 
       private
 
@@ -211,7 +219,16 @@ module Rackbench
         "#{figure.label} #{value.is_a?(Float) ? value.round(3) : value} #{Figures::METRICS[@metric][2]}"
       end
 
-      def mean(list) = list.sum.to_f / list.size
+      def pct(share) = "#{(share * 100).round}%"
+
+      # Requests per second of each point of a repeat's series.
+      def rates(repeat)
+        points = repeat.result.series
+        points.each_with_index.filter_map do |point, i|
+          interval_s = i.zero? ? point["t_s"] : point["t_s"] - points[i - 1]["t_s"]
+          point["requests"] / interval_s if interval_s.to_f.positive?
+        end
+      end
     end
   end
 end

@@ -6,8 +6,7 @@ module Rackbench
   module Charts
     # What the charts of one group of measurements (an endpoint, or an
     # endpoint at one concurrency) start from: the group's title, its
-    # measurements and the configs' labels in page order, which fix their
-    # colours. Scaling, Percentiles and RankedBars build on it.
+    # measurements and the configs' labels in page order. Scaling, Percentiles and RankedBars build on it.
     class GroupChart
       def initialize(title, measurements, labels)
         @title = title
@@ -18,6 +17,9 @@ module Rackbench
       private
 
       def measured = @measurements.select(&:ok?)
+
+      # The configs this chart draws, in page order: a legend lists no config the chart lacks.
+      def shown_labels = @labels & measured.map(&:label)
 
       # The configs of the group that were not measured, for the subtitle.
       def missing = @measurements.reject(&:ok?).map(&:label).uniq

@@ -46,7 +46,7 @@ module Rackbench
                         "y" => { "field" => "config", "type" => "nominal", "sort" => @labels, "title" => nil,
                                  "axis" => { "labelLimit" => Frame::LABEL_LIMIT_PX } },
                         "x" => { "field" => field, "type" => "quantitative", "title" => x_title },
-                        "color" => Frame.color(@labels).merge("legend" => nil)
+                        "color" => Frame.color(@labels & values.map { |p| p["config"] }).merge("legend" => nil)
                       }
                     })
       end

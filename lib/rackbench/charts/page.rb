@@ -16,9 +16,9 @@ module Rackbench
     #   an endpoint measured at 2+ concurrencies  throughput and p99 against concurrency with CI bands (Scaling)
     #   an endpoint measured at one concurrency    a bar per config with its CI (RankedBars)
     #   every cell group (endpoint x concurrency)  the latency percentile plot (Percentiles) and the
-    #                                              per-second timeline (Specs' "timeline" kind)
+    #                                              per-second timelines of req/s and p99 (Specs' "timeline" kind)
     #   the run sampled memory                     memory per config and per server process (Memory)
-    #   a seed suite                               the article's own chart kinds (Specs), timelines aside
+    #   a seed suite                               the article's own chart kinds (Specs), but timelines and req/s bars
     #
     # Groups where nothing was measured draw nothing: the page lists those
     # cells once per server instead. Created by Reports::Html.
@@ -56,9 +56,11 @@ module Rackbench
       # [{"title"=>"rack /hello at concurrency 8", "charts"=>[percentiles, timeline]}]
       def cells
         @cells ||= begin
-          timelines = Specs.new(@run, @measurements).of([{ "kind" => "timeline" }]).to_h { |c| [c["name"], c] }
+          kinds = [{ "kind" => "timeline" }, { "kind" => "timeline", "metric" => "p99_ms" }]
+          timelines = Specs.new(@run, @measurements).of(kinds).to_h { |c| [c["name"], c] }
           cell_groups.map do |title, list, _|
-            charts = [Percentiles.new(title, list, labels).chart, timelines["#{Frame.slug(title)}-timeline"]].compact
+            charts = [Percentiles.new(title, list, labels).chart,
+                      *%w[timeline timeline-p99].map { |s| timelines["#{Frame.slug(title)}-#{s}"] }].compact
             { "title" => title, "charts" => fit(charts) }
           end
         end
@@ -66,18 +68,22 @@ module Rackbench
 
       def memory = @memory ||= fit(Memory.new(@measurements, labels).charts)
 
-      # The seed article's own chart kinds, but the timelines the cell groups already show.
+      # The seed article's own chart kinds, but those the page already draws:
+      # the timelines (cell groups) and req/s bars (RankedBars, with CIs).
       def article
         @article ||= begin
-          kinds = @summary.article["charts"] || []
-          fit(Specs.new(@run, @measurements).of(kinds.map { |k| k.is_a?(Hash) ? k : { "kind" => k } }
-                                                     .reject { |k| k["kind"] == "timeline" }))
+          kinds = (@summary.article["charts"] || []).map { |k| k.is_a?(Hash) ? k : { "kind" => k } }
+          fit(Specs.new(@run, @measurements).of(kinds.reject { |k| drawn?(k) }))
         end
       end
 
       def all = [*scaling.flatten, *bars, *cells.flat_map { |c| c["charts"] }, *memory, *article]
 
       private
+
+      def drawn?(kind)
+        kind["kind"] == "timeline" || (kind["kind"] == "bars" && kind.fetch("metric", "requests_per_s") == "requests_per_s")
+      end
 
       def fit(charts) = charts.each { |c| c["spec"]["width"] = WIDTH_PX }
 

@@ -45,7 +45,7 @@ module Rackbench
                       "encoding" => {
                         "x" => x,
                         "y" => { "field" => "latency_ms", "type" => "quantitative", "title" => "latency ms", "scale" => y_scale },
-                        "color" => Frame.color(@labels),
+                        "color" => Frame.color(shown_labels),
                         "tooltip" => [{ "field" => "config" }, { "field" => "percentile" },
                                       { "field" => "latency_ms", "type" => "quantitative" }]
                       }

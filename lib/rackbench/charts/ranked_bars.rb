@@ -21,13 +21,13 @@ module Rackbench
         values = points
         y = { "field" => "config", "type" => "nominal", "sort" => @labels, "title" => nil,
               "axis" => { "labelLimit" => Frame::LABEL_LIMIT_PX } }
-        Frame.chart("#{Frame.slug(@title)}-bars", "#{@title}: throughput", {
+        Frame.chart("#{Frame.slug(@title)}-requests-per-s", "#{@title}: throughput", {
                       "data" => { "values" => values }, "height" => [values.size * 28, 60].max,
                       "layer" => [
                         { "mark" => { "type" => "bar", "tooltip" => true },
                           "encoding" => { "y" => y, "x" => { "field" => "value", "type" => "quantitative",
                                                              "title" => "req/s (median of repeats, 95 % CI)" },
-                                          "color" => Frame.color(@labels).merge("legend" => nil) } },
+                                          "color" => Frame.color(shown_labels).merge("legend" => nil) } },
                         { "mark" => { "type" => "rule", "strokeWidth" => 2 },
                           "encoding" => { "y" => y, "x" => { "field" => "low", "type" => "quantitative" },
                                           "x2" => { "field" => "high" } } }

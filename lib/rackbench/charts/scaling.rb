@@ -14,7 +14,7 @@ module Rackbench
     class Scaling < GroupChart
       # metric => [name suffix, title, y axis title]
       METRICS = {
-        "requests_per_s" => ["reqs", "throughput against concurrency", "req/s (median of repeats, 95 % CI band)"],
+        "requests_per_s" => ["throughput", "throughput against concurrency", "req/s (median of repeats, 95 % CI band)"],
         "latency_p99_ms" => ["p99", "p99 latency against concurrency", "p99 ms (all repeats, 95 % CI band)"]
       }.freeze
 
@@ -47,17 +47,18 @@ module Rackbench
         y_scale = log ? { "type" => "log" } : { "zero" => true }
         x = { "field" => "concurrency", "type" => "quantitative", "title" => "concurrency (connections)",
               "scale" => x_scale(values), "axis" => { "values" => values.map { |p| p["concurrency"] }.uniq.sort } }
-        color = Frame.color(@labels)
+        color = Frame.color(shown_labels)
         Frame.chart("#{Frame.slug(@title)}-#{suffix}", "#{@title}: #{what}", {
                       "data" => { "values" => values },
+                      # The line first: the legend takes its symbols from it.
                       "layer" => [
-                        { "mark" => { "type" => "area", "opacity" => 0.18 },
-                          "encoding" => { "x" => x, "y" => { "field" => "low", "type" => "quantitative", "scale" => y_scale },
-                                          "y2" => { "field" => "high" }, "color" => color.merge("legend" => nil) } },
                         { "mark" => { "type" => "line", "point" => true, "tooltip" => true },
                           "encoding" => { "x" => x, "y" => { "field" => "value", "type" => "quantitative", "title" => y_title,
                                                              "scale" => y_scale },
-                                          "color" => color } }
+                                          "color" => color } },
+                        { "mark" => { "type" => "area", "opacity" => 0.18 },
+                          "encoding" => { "x" => x, "y" => { "field" => "low", "type" => "quantitative", "scale" => y_scale },
+                                          "y2" => { "field" => "high" }, "color" => color } }
                       ]
                     }, missing: missing)
       end

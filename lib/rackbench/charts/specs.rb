@@ -12,7 +12,8 @@ module Rackbench
     # by the svg and html reports. The kinds a suite asks for (article: charts:):
     #
     #   concurrency  req/s and mean latency against concurrency, a line per config (003)
-    #   timeline     req/s over time from the native engine's series, a line per config (000)
+    #   timeline     req/s over time from the native engine's series, a line per config (000);
+    #                {kind: timeline, metric: p99_ms}: each second's p99 latency instead
     #   bars         a bar per config for one metric (default req/s) (001, 002, 004)
     #   tuning       configs on the x axis, a bar per endpoint, at the highest concurrency (003)
     #
@@ -20,6 +21,10 @@ module Rackbench
     class Specs
       KINDS = %w[concurrency timeline bars tuning].freeze
       LABEL_LIMIT_PX = Frame::LABEL_LIMIT_PX
+
+      # metric => [name suffix, what, y axis title]
+      TIMELINES = { "requests_per_s" => ["timeline", "requests per second over time", "req/s"],
+                    "p99_ms" => ["timeline-p99", "p99 latency of each second", "p99 ms"] }.freeze
 
       def initialize(run, cells)
         @summary = Article::Summary.new(run, cells)
@@ -63,15 +68,19 @@ module Rackbench
         end
       end
 
-      def timeline(_options)
+      def timeline(options)
+        metric = options.fetch("metric", "requests_per_s")
+        suffix, what, y_title = TIMELINES.fetch(metric) do
+          raise ConfigError, "timeline metric #{metric.inspect}; known: #{TIMELINES.keys.join(", ")}"
+        end
         @summary.groups.filter_map do |group, list|
-          with_series = list.select { |f| f.ok? && f.series.size > 1 }
+          with_series = list.select { |f| f.ok? && f.series.count { |p| p[metric] } > 1 }
           next if with_series.empty?
 
           title = @summary.title(group)
-          points = with_series.flat_map { |f| f.series.map { |p| p.merge("config" => f.label) } }
-          line("#{slug(title)}-timeline", "#{title}: requests per second over time", points, missing(list),
-               x: "t_s", y: "requests_per_s", y_title: "req/s", x_title: "seconds into the measurement", detail: "repeat")
+          points = with_series.flat_map { |f| f.series.select { |p| p[metric] }.map { |p| p.merge("config" => f.label) } }
+          line("#{slug(title)}-#{suffix}", "#{title}: #{what}", points, missing(list),
+               x: "t_s", y: metric, y_title: y_title, x_title: "seconds into the measurement", detail: "repeat")
         end
       end
 

@@ -22,8 +22,9 @@ module Rackbench
 
       def call
         parser.parse!(@argv)
-        suite = Suite.load(@argv.first || "quick", overrides: @overrides)
+        suite = Suite.load(@argv.first || "quick", overrides: @overrides) unless @resume
         ResultsFolder.check!(Store::Location.new(@results).dir) # with PostgreSQL, the local folder of raw output
+        suite = resumed_suite if @resume
         scaled = Article::Summary.new({ "settings" => suite.data }, []).scaled_text
         @out.puts "rackbench: #{scaled}" if scaled
         report_orphans
@@ -36,7 +37,8 @@ module Rackbench
         supervisor.trap_signals
         store = Store.new(@results)
         store.run(@baseline) if @baseline # a bad baseline is bad input: say so before anything starts
-        run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out)).run
+        resume = @resume && Resume.new(store, @resume.id)
+        run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out), resume: resume).run
         report(suite, store, run_id)
       rescue SignalException => e
         supervisor&.stop_all
@@ -58,6 +60,19 @@ module Rackbench
       end
 
       private
+
+      # --resume: the interrupted run's own suite and settings (nothing else may be given).
+      def resumed_suite
+        unless @argv.empty? && @overrides.empty?
+          raise ConfigError, "--resume continues a run with its stored suite and settings: give no suite or setting"
+        end
+
+        store = Store.new(@results)
+        @resume = Resume.new(store, @resume_id)
+        @resume.suite
+      ensure
+        store&.close
+      end
 
       # Processes an earlier rackbench left running take CPU from this run:
       # said before it starts, and ended with --clean.
@@ -93,6 +108,11 @@ module Rackbench
       def run_options(opts)
         opts.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
         opts.on("--clean", "first end processes left running by a rackbench that is gone") { @clean = true }
+        opts.on("--resume [RUN]", "continue an interrupted run (default: the latest) with its stored settings and " \
+                                  "order; finished cells are kept") do |id|
+          @resume = true
+          @resume_id = id
+        end
         opts.on("--format FORMAT", "#{Reports.names.join(", ")} (default: table, or article for a seed suite)") do |f|
           @format = Reports.fetch(f) && f
         end

@@ -22,8 +22,21 @@ module Rackbench
         self
       end
 
-      def command(load, _dir)
+      # ab sends one URL: headers, a method, and a body for POST or PUT; not ids or a mix.
+      def unsupported(traffic)
+        return nil if traffic.nil? || traffic.plain?
+        return "a mix needs engine: native" if traffic.mix?
+
+        request = traffic.requests.first
+        return "engine ab sends one path; ids need engine: native or wrk" if request.paths.size > 1
+        return nil if request.body.nil? || %w[POST PUT].include?(request.method)
+
+        "engine ab sends a body with POST or PUT only; #{request.method} with a body needs engine: native or wrk"
+      end
+
+      def command(load, dir)
         argv = [path, "-r", "-c", load.concurrency.to_s, "-s", load.timeout_s.ceil.to_s]
+        argv += request_args(load.traffic.requests.first, dir) if load.traffic
         argv << "-k" if load.keepalive
         argv += if load.requests
                   ["-n", load.requests.to_s]
@@ -32,6 +45,18 @@ module Rackbench
                   ["-t", load.duration_s.ceil.to_s, "-n", "100000000"]
                 end
         argv << load.target.url
+      end
+
+      # -H for headers; a body from a file (-p for POST, -u for PUT) with its type (-T).
+      def request_args(request, dir)
+        type = request.headers.find { |k, _| k.casecmp?("content-type") }
+        sent = request.headers.reject { |k, _| request.body && k.casecmp?("content-type") }
+        args = sent.flat_map { |k, v| ["-H", "#{k}: #{v}"] }
+        return args + (request.method == "GET" ? [] : ["-m", request.method]) unless request.body
+
+        file = File.join(dir, "ab-body")
+        File.binwrite(file, request.body)
+        args + [request.method == "PUT" ? "-u" : "-p", file, "-T", type ? type.last : "text/plain"]
       end
 
       def parse(output, _load, argv)

@@ -57,14 +57,19 @@ module Rackbench
       def warmup_in_run? = false
       def supports_unix? = false
 
-      # Whether the engine sends methods, headers, bodies and mixes and checks
-      # every answer (the native engine); others take plain GETs only.
-      def supports_requests? = false
+      # Why the engine cannot send this Traffic, or nil. The native engine sends
+      # everything (and checks every answer); wrk and ab say what they lack.
+      # Neither checks answers under load: their checks stay with the verify step.
+      def unsupported(traffic)
+        return nil if traffic.nil? || traffic.plain?
+        return "a mix needs engine: native" if traffic.mix?
+
+        "engine #{name} sends plain GETs only; methods, headers, bodies and ids need engine: native"
+      end
 
       def validate!(load)
-        if load.traffic && !load.traffic.plain? && !supports_requests?
-          what = load.traffic.mix? ? "a mix" : "methods, headers, bodies and ids"
-          raise ConfigError, "engine #{name} sends plain GETs only; #{what} need engine: native"
+        if (why = unsupported(load.traffic))
+          raise ConfigError, "engine #{name}: #{why}"
         end
         if load.target.unix? && !supports_unix?
           raise ConfigError,

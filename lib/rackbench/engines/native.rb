@@ -37,7 +37,7 @@ module Rackbench
 
       def warmup_in_run? = true
       def supports_unix? = true
-      def supports_requests? = true
+      def unsupported(_traffic) = nil
 
       def command(load, _dir)
         argv = [path, "--json", "--connections", load.concurrency.to_s, "--threads", load.threads.to_s,

@@ -2,6 +2,8 @@
 
 require "json"
 
+require_relative "wrk/request"
+
 module Rackbench
   module Engines
     # wrk (Debian's package): closed loop over keep-alive connections. A Lua
@@ -37,6 +39,11 @@ module Rackbench
         nil
       end
 
+      # wrk sends methods, headers, bodies and ids (WrkRequest); a mix needs the native engine.
+      def unsupported(traffic)
+        traffic&.mix? ? "a mix needs engine: native" : nil
+      end
+
       def validate!(load)
         super
         if load.requests && !load.duration_s
@@ -51,7 +58,7 @@ module Rackbench
       def command(load, dir)
         @closes = closes_connections?(load.target)
         script = File.join(dir, "wrk-json.lua")
-        File.write(script, SCRIPT) unless File.exist?(script)
+        File.write(script, (load.traffic ? WrkRequest.lua(load.traffic.requests.first) : "") + SCRIPT)
         threads = [load.threads, load.concurrency].min
         [path, "--threads", threads.to_s, "--connections", load.concurrency.to_s,
          "--duration", "#{load.duration_s.ceil}s", "--timeout", "#{load.timeout_s.ceil}s",

@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../article/summary"
+require_relative "parts/failures"
+require_relative "parts/full_label"
 
 module Rackbench
   module Reports
@@ -9,30 +11,57 @@ module Rackbench
     # (the formats its suite's article: tables: names), and each of the
     # article's claims checked against this run's figures, e.g.
     # "Puma x4:10 beats Unicorn x4 on /sleep at concurrency 50: yes, 4.1x (...)".
+    # The servers that could not run are stated once, at the top, with their
+    # reason; the tables and claims below only point to it. Markdown, so that
+    # `--output doc/seeds/NAME.md` is the seed's page.
     # `rackbench run` prints it for a suite with an article: block.
     #
-    #   rackbench report RUN --format article
+    #   rackbench report RUN --format article --output doc/seeds/NAME.md
     class Article < Base
+      include FailureNotes
+
       def render
         summary = Rackbench::Article::Summary.new(run, cells)
         article = summary.article
-        out = heading.map { |l| "#{l}\n" }.join
-        out << "Seed: #{article["title"]} (#{article["seed"]})\n" if article["title"]
+        out = +""
+        out << "## #{article["title"]}\n\nSeed: #{article["seed"]}\n\n" if article["title"]
+        out << heading.map { |l| "#{l}  \n" }.join
         out << "#{summary.scaled_text}\n" if summary.scaled_text
-        out << "\nThe article found:\n#{wrap(article["found"])}\n" if article["found"]
+        out << "\nThe article found:\n\n#{wrap(article["found"]).gsub(/^/, "> ")}\n" if article["found"]
+        out << not_measured
         (article["tables"] || ["three_column"]).each do |format|
-          out << "\n#{Reports.fetch(format).new(run, cells).render}"
+          report = Reports.fetch(format).new(run, cells)
+          report.failure_notes = failure_notes if report.respond_to?(:failure_notes=)
+          out << "\n#{report.render}"
         end
-        verdicts = summary.verdicts
-        unless verdicts.empty?
-          out << "\nThis run against the article:\n"
-          verdicts.each { |v| out << "- #{v["sentence"]}\n" }
-        end
-        summary.failures.each { |f| out << "\nNot measured: #{f.label} #{f.cell["endpoint"]}: #{f.reason}\n" }
-        out
+        out << claims(summary.verdicts)
       end
 
       private
+
+      # Each server that could not run, once, with its reason.
+      def not_measured
+        list = Failures.new(cells).to_a
+        return "" if list.empty?
+
+        failure_notes.given!(cells.reject(&:ok?))
+        lines = list.map { |f| "- #{f.where}: #{f.reason}\n" }
+        "\nNot measured here:\n#{lines.join}"
+      end
+
+      # The claims, a failure's reason left to the list above.
+      def claims(verdicts)
+        return "" if verdicts.empty?
+
+        lines = verdicts.map do |v|
+          next "- #{v["sentence"]}\n" unless v["answer"] == "not measured"
+
+          detail = Failures.normalize(v["detail"])
+          Failures.new(cells).map(&:reason).each { |r| detail = detail.gsub(": #{r}", "") }
+          "- #{v["says"]}: not measured, #{detail} (reason above)\n"
+        end
+        "\nThis run against the article:\n#{lines.join}"
+      end
 
       # The article's words, folded at about 100 columns.
       def wrap(text)

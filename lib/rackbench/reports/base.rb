@@ -74,7 +74,20 @@ module Rackbench
         ["Run #{run["id"]}: suite #{run["suite"]} (#{run["status"]}, #{run["started_at"]})",
          "Machine: #{m["cpu_model"]}, #{m["cores"]} cores, Linux #{m["kernel"]}, #{m["ruby"]}",
          "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}",
+         *app_bundle_lines(m["app_bundles"]),
          "Settings: #{settings_text}"]
+      end
+
+      # The app's own bundle (AppBundle#to_h), when the suite's app has one.
+      def app_bundle_lines(bundles)
+        (bundles || {}).map do |app, b|
+          next "App #{File.basename(File.dirname(app))}: #{b["error"]}" if b["error"]
+
+          gems = %w[rails sinatra roda rack].filter_map { |g| b["gems"][g] && "#{g} #{b["gems"][g]}" }
+          digest = b["gemfile_lock_sha256"].to_s[0, 12]
+          ["App #{File.basename(File.dirname(app))}: its own bundle, Gemfile.lock sha256 #{digest}", "Ruby #{b["ruby"]}",
+           *gems].join(", ")
+        end
       end
 
       def settings_text

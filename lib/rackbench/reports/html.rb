@@ -5,7 +5,7 @@ require "json"
 require_relative "../article/summary"
 require_relative "../charts/page"
 require_relative "../charts/renderer"
-require_relative "failures"
+require_relative "parts/failures"
 
 module Rackbench
   module Reports
@@ -112,13 +112,29 @@ module Rackbench
 
         items = list.map do |v|
           c = v["comparison"]
-          winner = { a_better: c.a.label, b_better: c.b.label }[c.verdict]
-          text = h(v["text"].delete_prefix("#{v["endpoint"]} c=#{v["concurrency"]}: "))
-          text = text.sub(h(winner)) { %(<strong class="winner">#{h(winner)}</strong>) } if winner
-          %(<li class="#{c.verdict}"><span class="where">#{h(v["endpoint"])} c=#{v["concurrency"]}</span> #{text}</li>)
+          size = cells.count { |m| m.ok? && m.endpoint == v["endpoint"] && m.concurrency == v["concurrency"] }
+          where = %(<span class="where">#{h(v["endpoint"])} c=#{v["concurrency"]}</span>)
+          %(<li class="#{c.verdict}">#{where} #{verdict_html(c, size)}</li>)
         end
         note = %(<p class="note">Throughput, the ratio of medians with its 95 % CI.</p>)
         %(<h2>Verdicts</h2>#{note}<ul class="verdicts">#{items.join}</ul>)
+      end
+
+      # The fastest config named first, whatever the verdict: "puma x0:16
+      # faster than thin, 4.00x [3.90, 4.10]", or "puma x0:16 has the highest
+      # median, but no difference from puma x2:8 is detected (within ±9 %; ...)".
+      def verdict_html(comparison, size)
+        a = "<strong class=\"winner\">#{h(comparison.a.label)}</strong>"
+        b = h(comparison.b.label)
+        of = size > 2 ? " (fastest of #{size})" : ""
+        ratio = "#{comparison.format_ratio(comparison.ratio)} #{comparison.interval_text}"
+        case comparison.verdict
+        when :a_better then "#{a} faster than #{b}#{of}, #{ratio}"
+        when :no_difference
+          "#{h(comparison.a.label)} has the highest median#{of}, but no difference from #{b} is detected " \
+          "(within ±#{(comparison.reach * 100).round(1)} %; #{ratio})"
+        else h(comparison.to_s)
+        end
       end
 
       def claims_list(summary)
@@ -147,11 +163,11 @@ module Rackbench
         return "" if list.empty?
 
         items = list.map do |f|
-          short = f.reasons.first.lines.first.to_s.strip
+          short = f.reason.lines.first.to_s.strip
           short = "#{short[0, SHORT_REASON - 3]}..." if short.length > SHORT_REASON
-          full = f.reasons.join("\n\n")
-          detail = full == short ? "" : "<details><summary>full reason</summary><pre>#{h(full)}</pre></details>"
-          %(<li><strong>#{h(f.label)}</strong> (#{h(f.cells_text)}): #{h(short)}#{detail}</li>)
+          detail = f.reason == short ? "" : "<details><summary>full reason</summary><pre>#{h(f.reason)}</pre></details>"
+          where = h(f.where).sub(h(f.server)) { "<strong>#{h(f.server)}</strong>" }
+          %(<li title="#{h(f.labels.join(", "))}">#{where}: #{h(short)}#{detail}</li>)
         end
         %(<h2>Not measured</h2><ul class="failures">#{items.join}</ul>)
       end

@@ -1,19 +1,20 @@
 # frozen_string_literal: true
 
-require_relative "../charts/specs"
+require_relative "../charts/page"
 require_relative "../charts/renderer"
 
 module Rackbench
   module Reports
-    # Writes the run's charts (the kinds its suite's article: charts: names,
-    # see Charts::Specs) as SVG files into the run's folder, charts/, and
-    # returns their paths, one a line. `rackbench run` calls it after a seed suite.
+    # Writes the run's charts (those of the html page, Charts::Page: the ones
+    # the run's shape calls for, and the kinds its suite's article: charts:
+    # names) as SVG files into the run's folder, charts/, and returns their
+    # paths, one a line. `rackbench run` calls it after a seed suite.
     #
     #   rackbench report RUN --format svg
     class Svg < Base
       def render
         dir = File.join(run["dir"], "charts")
-        Charts::Renderer.new.render(Charts::Specs.new(run, cells).all, dir).join("\n")
+        Charts::Renderer.new.render(Charts::Page.new(run, cells).all, dir).join("\n")
       end
     end
 

@@ -1,13 +1,16 @@
 # frozen_string_literal: true
 
 require_relative "../article/summary"
+require_relative "parts/full_label"
+require_relative "parts/side_by_side"
 
 module Rackbench
   module Reports
     # The concurrency sweep of 003_766978340d4031d9.txt as tables: for each
     # endpoint, req/s and mean response time (rows: server configs, columns:
     # concurrency levels); then "tuning Puma": every endpoint at the highest
-    # level, configs side by side.
+    # level, configs side by side (one row per config when that is too wide).
+    # Configs are named in full (FullLabel).
     #
     #   rackbench report RUN --format sweep
     class Sweep < Base
@@ -28,8 +31,8 @@ module Rackbench
       # Rows: labels; columns: concurrency levels; a failed cell reads "failed".
       def grid(what, list)
         levels = list.map { |f| f.cell["concurrency"] }.uniq.sort
-        rows = list.group_by(&:label).map do |label, fs|
-          [label] + levels.map do |c|
+        rows = list.group_by(&:label).map do |_, fs|
+          [FullLabel.for(fs.first.measurement)] + levels.map do |c|
             f = fs.find { |x| x.cell["concurrency"] == c }
             next "" unless f
 
@@ -44,32 +47,23 @@ module Rackbench
         at_top = summary.figures.select { |f| f.cell["concurrency"] == top }
         return "" if at_top.empty?
 
-        labels = at_top.map(&:label).uniq
-        rows = at_top.group_by { |f| f.cell["endpoint"] }.map do |endpoint, fs|
-          [endpoint] + labels.map do |l|
-            f = fs.find { |x| x.label == l }
-            if f.nil?
-              ""
-            else
-              (f.ok? ? format("%.1f", f.requests_per_s) : "failed")
-            end
-          end
+        configs = at_top.group_by(&:label).values
+        endpoints = at_top.map { |f| f.cell["endpoint"] }.uniq
+        values = endpoints.map do |endpoint|
+          configs.map { |list| tuning_value(list.find { |f| f.cell["endpoint"] == endpoint }) }
         end
-        "#### Configurations side by side at concurrency #{top} (req/s)\n" + table(["endpoint", *labels], rows)
+        names = configs.map { |list| FullLabel.for(list.first.measurement) }
+        table = SideBySide.new("endpoint", endpoints, names, values).render
+        "#### Configurations side by side at concurrency #{top} (req/s)\n#{table}"
       end
 
-      def table(headers, rows)
-        widths = headers.each_index.map { |i| ([headers[i]] + rows.map { |r| r[i].to_s }).map(&:length).max }
-        line = lambda { |cs|
-          "| #{cs.each_with_index.map do |c, i|
-            i.zero? ? c.to_s.ljust(widths[i]) : c.to_s.rjust(widths[i])
-          end.join(" | ")} |\n"
-        }
-        line.call(headers) + "|#{widths.each_with_index.map do |w, i|
-          i.zero? ? ":#{"-" * (w + 1)}" : "#{"-" * (w + 1)}:"
-        end.join("|")}|\n" +
-          rows.map(&line).join
+      def tuning_value(figure)
+        return "" unless figure
+
+        figure.ok? ? format("%.1f", figure.requests_per_s) : "failed"
       end
+
+      def table(headers, rows) = SideBySide.table(headers, rows)
     end
 
     register("sweep", Sweep)

@@ -13,7 +13,7 @@ module Rackbench
       knob :threads, "Ruby threads for Rack calls (-t; default 1)"
 
       def command(app:, bind:, **)
-        address = bind.unix? ? "unix://#{bind.socket_path}" : "http://127.0.0.1:#{bind.port}"
+        address = bind.unix? ? "unix://#{bind.socket_path}" : "http://#{bind.address}:#{bind.port}"
         [*gem_bin("agoo"), "--silent", "-b", address, "-w", int("workers", 1).to_s, "-t", int("threads", 1).to_s, app]
       end
 

@@ -20,13 +20,21 @@ module Rackbench
     # implements #command.
     class Base
       # app, endpoints and concurrency shape the plan (see Plan), not the server.
-      COMMON_KEYS = %w[server label bind port instances proxy app endpoints concurrency].freeze
+      COMMON_KEYS = %w[server label bind port instances proxy app endpoints concurrency host].freeze
 
-      # Where a server listens: a loopback TCP port or a Unix socket path.
-      Bind = Struct.new(:port, :socket_path, keyword_init: true) do
+      # Where a server listens: a loopback TCP port or a Unix socket path; on
+      # a suite's host (Hosts), that host's address (host).
+      Bind = Struct.new(:port, :socket_path, :host, keyword_init: true) do
         def unix? = !socket_path.nil?
-        def target(path = "/") = unix? ? Target.unix(socket_path, path) : Target.tcp(port, path)
-        def to_s = unix? ? "unix:#{socket_path}" : "127.0.0.1:#{port}"
+        def address = host || "127.0.0.1"
+
+        def target(path = "/")
+          return Target.unix(socket_path, path) if unix?
+
+          host ? Target.new(host: host, port: port, path: path, allow_remote: true) : Target.tcp(port, path)
+        end
+
+        def to_s = unix? ? "unix:#{socket_path}" : "#{address}:#{port}"
       end
 
       class << self
@@ -57,7 +65,9 @@ module Rackbench
 
         # Why this server cannot run here, or nil when it can.
         def unavailable_reason
-          "gem #{gem_name} is not installed (add it to the Gemfile and run bin/setup)" unless installed?
+          return nil if installed?
+
+          "gem #{gem_name} is not installed (`bundle add #{gem_name}` in your app; in rackbench's checkout, bin/setup)"
         end
 
         def supports_unix? = true

@@ -30,7 +30,7 @@ module Rackbench
       def model = config.fetch("model", "forked").to_s
 
       def command(app:, bind:, **)
-        argv = [*gem_bin("falcon"), "serve", "--bind", "http://127.0.0.1:#{bind.port}", "--config", app, "--#{model}"]
+        argv = [*gem_bin("falcon"), "serve", "--bind", "http://#{bind.address}:#{bind.port}", "--config", app, "--#{model}"]
         case model
         when "forked" then argv + ["--count", int("workers", 1).to_s]
         when "threaded" then argv + ["--count", int("threads", 1).to_s]

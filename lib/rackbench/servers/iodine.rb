@@ -14,7 +14,7 @@ module Rackbench
       knob :threads, "threads per process (-t; default 1)"
 
       def command(app:, bind:, **)
-        address = bind.unix? ? ["-p", "0", "-b", bind.socket_path] : ["-p", bind.port.to_s, "-b", "127.0.0.1"]
+        address = bind.unix? ? ["-p", "0", "-b", bind.socket_path] : ["-p", bind.port.to_s, "-b", bind.address]
         [*gem_bin("iodine"), *address, "-w", int("workers", 1).to_s, "-t", int("threads", 1).to_s, app]
       end
 

@@ -32,7 +32,7 @@ module Rackbench
       end
 
       def config_file(bind)
-        listen = bind.unix? ? bind.socket_path : "127.0.0.1:#{bind.port}"
+        listen = bind.unix? ? bind.socket_path : "#{bind.address}:#{bind.port}"
         lines = ["worker_processes #{int("workers", 1)}", "listen #{listen.inspect}, backlog: #{int("backlog", 1024)}",
                  "timeout 120"]
         lines << "refork_after #{config["refork_after"].inspect}" if config["refork_after"]

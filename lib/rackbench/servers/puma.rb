@@ -41,7 +41,7 @@ module Rackbench
       private
 
       def bind_uri(bind)
-        bind.unix? ? "unix://#{bind.socket_path}" : "tcp://127.0.0.1:#{bind.port}"
+        bind.unix? ? "unix://#{bind.socket_path}" : "tcp://#{bind.address}:#{bind.port}"
       end
     end
 

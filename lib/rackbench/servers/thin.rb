@@ -21,7 +21,7 @@ module Rackbench
       def command(app:, bind:, **)
         argv = [*gem_bin("thin"), "start", "--rackup", app, "--environment", "production",
                 "--chdir", File.dirname(app), "--tag", "rackbench"]
-        argv += bind.unix? ? ["--socket", bind.socket_path] : ["--address", "127.0.0.1", "--port", bind.port.to_s]
+        argv += bind.unix? ? ["--socket", bind.socket_path] : ["--address", bind.address, "--port", bind.port.to_s]
         argv += ["--threaded", "--threadpool-size", int("threads", 20).to_s] if config["threads"]
         argv += ["--max-conns", int("max_conns", 1024).to_s] if config["max_conns"]
         argv

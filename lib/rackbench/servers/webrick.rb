@@ -18,7 +18,7 @@ module Rackbench
       end
 
       def command(app:, bind:, dir:)
-        [*gem_bin("rackup", "rackup"), "--server", "webrick", "--host", "127.0.0.1",
+        [*gem_bin("rackup", "rackup"), "--server", "webrick", "--host", bind.address,
          "--port", bind.port.to_s, "--env", "production", app]
       end
     end

@@ -39,18 +39,17 @@ module Rackbench
         end
       end
 
-      # wrk and ab send plain GETs: a real request or a mix needs the native engine.
+      # What the suite's engine cannot send (Engines::Base#unsupported), by key.
       def validate_engine_requests
         engine = Engines.fetch(@data["engine"] || "native").new
-        return if engine.supports_requests?
-
-        raise error(["mix"], "needs engine: native (#{engine.name} sends plain GETs only)") if @data["mix"]
+        if @data["mix"] && (why = engine.unsupported(Traffic.new(endpoints.last)))
+          raise error(["mix"], why)
+        end
 
         @data["endpoints"].each_with_index do |e, i|
-          next unless e.is_a?(Hash) && !Traffic.new({ "name" => e["path"] }.merge(e)).plain?
+          next unless e.is_a?(Hash) && (why = engine.unsupported(Traffic.new({ "name" => e["path"] }.merge(e))))
 
-          raise error(["endpoints", i], "a method, headers, a body or ids need engine: native " \
-                                        "(#{engine.name} sends plain GETs only)")
+          raise error(["endpoints", i], why)
         end
       rescue UnknownName
         nil # validate_engine names it

@@ -2,7 +2,7 @@
 
 # The watchdog's own process (started by Rackbench::Watchdog, never by hand):
 #
-#   ruby --disable-gems guard.rb OWNER_PID   < read end of a pipe
+#   ruby --disable-gems guard.rb OWNER_PID   < read end of a pipe   > "ready" when reading
 #
 # It reads "+PGID" / "-PGID" lines while rackbench lives. End of input means
 # rackbench is gone, however it went (SIGKILL and the OOM killer included):
@@ -17,9 +17,11 @@ module Rackbench
     class Guard
       GRACE_S = 0.8
 
-      def initialize(owner_pid, input, proc_dir: "/proc")
+      # ready: where to say "ready" once reading (the Watchdog waits for it).
+      def initialize(owner_pid, input, ready: nil, proc_dir: "/proc")
         @owner_pid = owner_pid
         @input = input
+        @ready = ready
         @proc_dir = proc_dir
         @groups = []
       end
@@ -27,6 +29,8 @@ module Rackbench
       def run
         # a terminal's Ctrl-C or hangup is rackbench's to handle; the guard outlives it
         %w[INT HUP QUIT TSTP].each { |sig| Signal.trap(sig, "IGNORE") }
+        @ready&.puts("ready")
+        @ready&.close
         @input.each_line { |line| record(line) }
         end_everything
       end
@@ -65,4 +69,4 @@ module Rackbench
   end
 end
 
-Rackbench::Watchdog::Guard.new(Integer(ARGV.fetch(0)), $stdin).run if $PROGRAM_NAME == __FILE__
+Rackbench::Watchdog::Guard.new(Integer(ARGV.fetch(0)), $stdin, ready: $stdout).run if $PROGRAM_NAME == __FILE__

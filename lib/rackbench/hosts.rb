@@ -1,0 +1,23 @@
+# frozen_string_literal: true
+
+module Rackbench
+  # Running across machines: a suite's hosts: map, the roles it gives them
+  # (server_host / a server's host:, load_hosts:), and everything rackbench
+  # does on them over OpenSSH. Without hosts: none of this is loaded.
+  #
+  #   fleet = Hosts::Fleet.start(suite, supervisor: supervisor, dir: run_dir)  # nil without hosts:
+  #   fleet.connection("app1")   # Hosts::Connection (ControlMaster), spawn/capture/upload
+  #   fleet.window(window)       # the Window, its engine replaced by RemoteLoad when load_hosts is set
+  #   fleet.close
+  module Hosts
+  end
+end
+
+require_relative "hosts/host"
+require_relative "hosts/connection"
+require_relative "hosts/clock"
+require_relative "hosts/engine_install"
+require_relative "hosts/remote_sampler"
+require_relative "hosts/host_cpu"
+require_relative "hosts/remote_load"
+require_relative "hosts/fleet"

@@ -1,0 +1,97 @@
+# frozen_string_literal: true
+
+require "ipaddr"
+
+module Rackbench
+  module Hosts
+    # The hosts one run uses: a Connection to each host a role names (opened
+    # at the start of the run, closed at its end), the engine installed on
+    # each load host, and the addresses load may go to. Created by the Runner.
+    class Fleet
+      def self.start(suite, supervisor:, dir:)
+        return nil unless suite["hosts"]
+
+        new(suite, supervisor: supervisor, dir: dir).open
+      end
+
+      # engines: what EngineInstall put on each load host; clocks: each load
+      # host's clock offset, measured once when the run connects (Clock).
+      attr_reader :hosts, :engines, :clocks
+
+      def initialize(suite, supervisor:, dir:)
+        base_dir = File.dirname(File.expand_path(suite.path.to_s))
+        @hosts = suite["hosts"].to_h { |name, config| [name, Host.from_config(name, config, base_dir: base_dir)] }
+        @load_names = suite["load_hosts"] || []
+        @server_names = suite.server_configs.filter_map { |c| c["host"] || suite["server_host"] }.uniq
+        @default_server_host = suite["server_host"]
+        @supervisor = supervisor
+        @dir = dir
+        @connections = {}
+        @engines = {}
+        @clocks = {}
+      end
+
+      # Connects to every host and installs the engines, all hosts at once.
+      def open
+        names = (@server_names + @load_names).uniq
+        opened = names.map { |name| Thread.new { Connection.new(@hosts.fetch(name), supervisor: @supervisor, dir: @dir).open } }
+        names.zip(opened).each { |name, thread| @connections[name] = thread.value }
+        installs = @load_names.to_h do |name|
+          [name, Thread.new { [EngineInstall.new(connection(name)).call, Clock.offset(connection(name))] }]
+        end
+        installs.each { |name, thread| @engines[name], @clocks[name] = thread.value }
+        self
+      rescue StandardError
+        close
+        raise
+      end
+
+      def close
+        @connections.each_value(&:close)
+        @connections.clear
+      end
+
+      def connection(name)
+        @connections[name] ||= Connection.new(@hosts.fetch(name), supervisor: @supervisor, dir: @dir).open
+      end
+
+      # The Connection of the host a server config runs on, or nil (this machine).
+      def server_connection(server_config)
+        name = server_config["host"] || @default_server_host
+        name && connection(name)
+      end
+
+      def load_connections = @load_names.map { |name| connection(name) }
+      def engine_path(name) = @engines.fetch(name).fetch("path")
+
+      # The Window, measuring with the load hosts' engines when the suite has load_hosts.
+      def window(window)
+        return window if @load_names.empty?
+
+        Window.new(engine: RemoteLoad.new(window.engine, self), supervisor: @supervisor, pinning: Pinning.choose(enabled: false))
+      end
+
+      # Load goes to loopback, a Unix socket or a declared host's address; nothing else.
+      def check_target!(target)
+        return if target.unix? || addresses.include?(target.host) || loopback?(target.host)
+
+        raise ConfigError, "target #{target.host} is none of the suite's hosts (#{addresses.join(", ")}) " \
+                           "nor loopback: load goes only to declared hosts"
+      end
+
+      def addresses = @hosts.values.map(&:address)
+
+      # Provenance: each host's destination, and the engine installed on the load hosts.
+      def to_h = @hosts.to_h { |name, h| [name, { "ssh" => h.ssh, "address" => h.address, "engine" => @engines[name] }.compact] }
+
+      private
+
+      def loopback?(host)
+        addr = IPAddr.new(host.to_s.delete_prefix("[").delete_suffix("]"))
+        Target::LOOPBACK.any? { |net| net.include?(addr) }
+      rescue IPAddr::InvalidAddressError
+        false
+      end
+    end
+  end
+end

@@ -1,0 +1,64 @@
+# frozen_string_literal: true
+
+module Rackbench
+  # `rackbench run --resume [RUN]`: an interrupted run (status interrupted,
+  # or running when the rackbench that ran it is gone, e.g. after kill -9)
+  # continued with its stored settings, seed and order. Finished cells are
+  # kept as they are, so are the repeats of unfinished cells; the Runner
+  # measures only what is missing and the run ends as one run.
+  #
+  #   resume = Resume.new(store, run_id)   # run_id nil: the latest run
+  #   resume.suite                         # the Suite as the run had it
+  #   Runner.new(resume.suite, store: store, resume: resume).run
+  class Resume
+    RESUMABLE = %w[interrupted running].freeze
+
+    attr_reader :run
+
+    def initialize(store, run_id = nil)
+      @store = store
+      @run = store.run(run_id)
+      check_resumable!
+    end
+
+    def id = run["id"]
+
+    # The suite rebuilt from the run's settings (overrides and scaling already
+    # applied, the drawn seed kept), so the order is the same.
+    def suite
+      data = run["settings"].slice(*Suite::KEYS.keys)
+      Suite.new(data.to_yaml, path: run["suite_path"] || "(run #{id})")
+    end
+
+    # Fills the Runner's cell states ({position => CellState}) with what the
+    # run measured: cells already recorded (ok or failed) are done, the
+    # others keep their repeats and the load time they took.
+    def restore(states, warmup_s:)
+      @store.repeats(id).each do |position, repeats|
+        state = states[position] or next
+        state.repeats.concat(repeats)
+        state.load_s = repeats.sum { |r| r.result.duration_s.to_f + warmup_s }
+      end
+      @store.cells(id).each { |c| states[c["position"]]&.done = true }
+    end
+
+    private
+
+    def check_resumable!
+      unless RESUMABLE.include?(run["status"])
+        raise ConfigError, "run #{id} is #{run["status"]}: only an interrupted run can be resumed"
+      end
+
+      pid = run.dig("machine", "rackbench_pid")
+      return unless run["status"] == "running" && pid && pid != Process.pid && rackbench_alive?(pid)
+
+      raise ConfigError, "run #{id} is still running (rackbench pid #{pid}); stop it first"
+    end
+
+    def rackbench_alive?(pid)
+      ProcessTable.live?(pid) && File.binread("/proc/#{pid}/cmdline").include?("rackbench")
+    rescue SystemCallError
+      false
+    end
+  end
+end

@@ -1,0 +1,202 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "open3"
+require "tmpdir"
+
+module Rackbench
+  # A small network of machines on this one, for the tests of Hosts: a
+  # control namespace (where rackbench runs, holding the LAN's bridge) and
+  # one namespace per host, each joined to the bridge by a veth pair, with an
+  # address on 10.213.7.0/24 that exists only inside these namespaces, and
+  # an sshd of its own (generated host key, a generated client key allowed).
+  #
+  #   lab = NetnsLab.new(%w[app load1 load2]).start   # or NetnsLab.unavailable_reason
+  #   lab.address("app")  lab.ssh_config  lab.exec("ctl", argv)  lab.pids("load1")
+  #   lab.stop                                         # every namespace and process, on every path
+  class NetnsLab
+    SUBNET = "10.213.7"
+    SSHD = "/usr/sbin/sshd"
+
+    # Why namespaces cannot be built here, or nil.
+    def self.unavailable_reason
+      return "network namespaces need root" unless Process.uid.zero?
+      return "ip (iproute2) is not installed" unless system("command -v ip >/dev/null 2>&1")
+      return "sshd (openssh-server) is not installed; bin/setup installs it" unless File.executable?(SSHD)
+
+      probe = "rbprobe#{Process.pid}"
+      _, err, st = Open3.capture3("ip", "netns", "add", probe)
+      return "cannot create a network namespace: #{err.strip}" unless st.success?
+
+      system("ip", "netns", "del", probe)
+      nil
+    end
+
+    # Namespaces a killed test run left (their owner process is gone): its
+    # sshds and whatever else runs in them, then the namespaces.
+    def self.remove_stale
+      Open3.capture2("ip", "netns", "list").first.scan(/^(rbh(\d+)-\S+)/).each do |name, owner|
+        next if File.exist?("/proc/#{owner}")
+
+        Open3.capture2("ip", "netns", "pids", name).first.split.each { |pid| kill(pid.to_i) }
+        system("ip", "netns", "del", name, err: File::NULL)
+      end
+    end
+
+    def self.kill(pid)
+      Process.kill("KILL", pid)
+    rescue Errno::ESRCH
+      nil
+    end
+
+    attr_reader :dir, :hosts
+
+    def initialize(hosts)
+      @hosts = hosts
+      @id = Process.pid % 100_000
+      @dir = Dir.mktmpdir("rbnet")
+      @sshd = {}
+      @made = []
+    end
+
+    def ns(name) = "rbh#{Process.pid}-#{name}"
+    def address(name) = "#{SUBNET}.#{hosts.index(name) + 2}"
+    def ssh_config = File.join(dir, "ssh_config")
+
+    def start
+      self.class.remove_stale
+      at_exit { stop } # Ctrl-C of the test run
+      keys
+      add_ns("ctl")
+      ip("ctl", "link", "add", "br0", "type", "bridge")
+      ip("ctl", "addr", "add", "#{SUBNET}.1/24", "dev", "br0")
+      ip("ctl", "link", "set", "br0", "up")
+      hosts.each_with_index { |h, i| add_host(h, i) }
+      hosts.each { |h| start_sshd(h) }
+      self
+    rescue StandardError
+      stop
+      raise
+    end
+
+    # Pids of every process in a host's namespace but its sshd listener.
+    def pids(name)
+      out, = Open3.capture2("ip", "netns", "pids", ns(name))
+      out.split.map(&:to_i) - [@sshd[name]]
+    end
+
+    # Runs argv in the control namespace: [pid] of a process started in its own group.
+    def spawn(argv, log_path:, env: {})
+      Process.spawn(env, "ip", "netns", "exec", ns("ctl"), *argv, out: log_path, err: %i[child out], pgroup: true)
+    end
+
+    def stop
+      @sshd.each_value { |pid| kill_wait(pid) }
+      @sshd.clear
+      @made.reverse_each do |n|
+        out, = Open3.capture2("ip", "netns", "pids", n)
+        out.split.each { |pid| kill_wait(pid.to_i) } # only what this lab's tests started there
+        system("ip", "netns", "del", n, err: File::NULL)
+      end
+      @made.clear
+      FileUtils.rm_rf(dir) if dir
+    end
+
+    private
+
+    def run!(*argv)
+      out, st = Open3.capture2e(*argv)
+      raise "#{argv.join(" ")} failed: #{out}" unless st.success?
+
+      out
+    end
+
+    def ip(name, *args) = run!("ip", "-n", ns(name), *args)
+
+    def add_ns(name)
+      run!("ip", "netns", "add", ns(name))
+      @made << ns(name)
+      ip(name, "link", "set", "lo", "up")
+    end
+
+    def add_host(name, index)
+      add_ns(name)
+      outer = "rb#{@id}c#{index}"
+      inner = "rb#{@id}h#{index}"
+      run!("ip", "link", "add", outer, "type", "veth", "peer", "name", inner)
+      run!("ip", "link", "set", outer, "netns", ns("ctl"))
+      run!("ip", "link", "set", inner, "netns", ns(name))
+      ip("ctl", "link", "set", outer, "master", "br0", "up")
+      ip(name, "addr", "add", "#{address(name)}/24", "dev", inner)
+      ip(name, "link", "set", inner, "up")
+    end
+
+    def keys
+      run!("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", File.join(dir, "host_key"))
+      run!("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", File.join(dir, "id"))
+      FileUtils.cp(File.join(dir, "id.pub"), File.join(dir, "authorized_keys"))
+      host_key = File.read(File.join(dir, "host_key.pub")).split[0, 2].join(" ")
+      File.write(File.join(dir, "known_hosts"), hosts.map { |h| "#{address(h)} #{host_key}\n" }.join)
+      File.write(ssh_config, <<~CONF)
+        Host *
+          User root
+          IdentityFile #{File.join(dir, "id")}
+          IdentitiesOnly yes
+          UserKnownHostsFile #{File.join(dir, "known_hosts")}
+          StrictHostKeyChecking yes
+      CONF
+    end
+
+    def start_sshd(name)
+      FileUtils.mkdir_p("/run/sshd")
+      conf = File.join(dir, "sshd_#{name}.conf")
+      File.write(conf, <<~CONF)
+        ListenAddress #{address(name)}
+        HostKey #{File.join(dir, "host_key")}
+        AuthorizedKeysFile #{File.join(dir, "authorized_keys")}
+        PidFile none
+        StrictModes no
+        PermitRootLogin prohibit-password
+        PasswordAuthentication no
+        KbdInteractiveAuthentication no
+        UsePAM no
+        MaxSessions 100
+        MaxStartups 100
+        Subsystem sftp internal-sftp
+      CONF
+      @sshd[name] = Process.spawn("ip", "netns", "exec", ns(name), "sh", "-c", "#{fresh_shell} exec #{SSHD} -D -e -f #{conf}",
+                                  out: File.join(dir, "sshd_#{name}.log"), err: %i[child out], pgroup: true)
+      wait_listening(name)
+    end
+
+    # A host as fresh as a new machine: bash run by sshd reads ~/.bashrc, and
+    # this machine's may do slow things there (pyenv init). ip netns exec
+    # gives sshd a mount namespace of its own, so an empty file bound over
+    # ~/.bashrc there hides it from the lab's sessions only.
+    def fresh_shell
+      bashrc = File.join(Dir.home, ".bashrc")
+      return "" unless File.exist?(bashrc)
+
+      empty = File.join(dir, "empty_bashrc")
+      File.write(empty, "")
+      "mount --bind #{empty} #{bashrc} &&"
+    end
+
+    def wait_listening(name)
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 10
+      until Open3.capture2("ip", "netns", "exec", ns(name), "ss", "-Hltn", "src", address(name)).first.include?(":22")
+        raise "sshd in #{name} did not listen: #{File.read(File.join(dir, "sshd_#{name}.log"))}" if
+          Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+        sleep 0.02
+      end
+    end
+
+    def kill_wait(pid)
+      Process.kill("KILL", pid)
+      Process.wait(pid)
+    rescue Errno::ESRCH, Errno::ECHILD
+      nil
+    end
+  end
+end

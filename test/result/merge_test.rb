@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+
+module Rackbench
+  # Result.merge: the cell measured from several load hosts at once.
+  class ResultMergeTest < Minitest::Test
+    def part(requests:, mean_us:, histogram:, series:, errors: {}, rps: 100.0, warnings: [])
+      Result.new(engine: "native", requests: requests, duration_s: 1.0, requests_per_s: rps, bytes: requests * 10,
+                 latency_us: { "mean" => mean_us, "stdev" => 3.0, "min" => histogram.first.first,
+                               "max" => histogram.last.first, "p50" => 0, "p99" => 0 },
+                 errors: errors, status_counts: { "200" => requests }, histogram: histogram, series: series,
+                 warnings: warnings)
+    end
+
+    def point(t_s, requests, p99_us)
+      { "t_s" => t_s, "requests" => requests, "errors" => 0, "p50_us" => 10, "p99_us" => p99_us, "max_us" => p99_us }
+    end
+
+    def setup
+      @a = part(requests: 30, mean_us: 100.0, histogram: [[50, 10], [100, 15], [400, 5]],
+                series: [point(1.0, 20, 400), point(2.0, 10, 100)], errors: { "timeout" => 2 }, warnings: ["slow"])
+      @b = part(requests: 10, mean_us: 60.0, histogram: [[50, 5], [70, 5]], series: [point(1.0, 10, 70)],
+                errors: { "timeout" => 1, "connect" => 4 }, rps: 50.0)
+      @merged = Result.merge([@a, @b], hosts: [{ "host" => "load1" }, { "host" => "load2" }])
+    end
+
+    def test_counts_are_summed_and_errors_kept_by_kind
+      assert_equal 40, @merged.requests
+      assert_equal 150.0, @merged.requests_per_s
+      assert_equal 3, @merged.errors["timeout"]
+      assert_equal 4, @merged.errors["connect"]
+      assert_equal({ "200" => 40 }, @merged.status_counts)
+    end
+
+    def test_histograms_merge_bucket_by_bucket_and_percentiles_come_from_the_merge
+      assert_equal [[50, 15], [70, 5], [100, 15], [400, 5]], @merged.histogram
+      assert_equal 400, @merged.latency_us["p99"]
+      assert_equal 70, @merged.latency_us["p50"]
+      assert_equal 90.0, @merged.latency_us["mean"], "the hosts' means weighted by their requests"
+      refute @merged.latency_us.key?("stdev"), "a spread cannot be merged from spreads"
+    end
+
+    def test_series_merge_second_by_second
+      assert_equal([[1.0, 30, 400], [2.0, 10, 100]], @merged.series.map { |p| [p["t_s"], p["requests"], p["max_us"]] })
+    end
+
+    def test_each_hosts_share_and_warnings_name_their_host
+      assert_equal([30, 10], @merged.hosts.map { |h| h["requests"] })
+      assert_equal(%w[load1 load2], @merged.hosts.map { |h| h["host"] })
+      assert_equal ["load1: slow"], @merged.warnings
+    end
+
+    def test_a_merged_result_survives_the_store_round_trip
+      assert_equal @merged.hosts, Result.from_h(JSON.parse(@merged.to_h.to_json)).hosts
+    end
+  end
+end
