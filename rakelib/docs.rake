@@ -121,7 +121,7 @@ module DocsHelper
     summary = Rackbench::Article::Summary.new(run, measurements)
     chart = chart(run, measurements, suite)
     how = run.dig("settings", "scaled", "by")
-    command = ["bin/rackbench run #{suite}", how && "--#{how}"].compact.join(" ")
+    command = ["bin/rackbench run #{suite}", how && "--#{how}", "--results #{DOCS_SEEDS_DIR}"].compact.join(" ")
     claims = summary.verdicts.map { |v| "#{v["says"]}: **#{v["answer"]}**" }
     image = chart ? "![#{chart["title"]}](#{chart["path"]})" : "(Nothing was measured in this run, so it has no chart.)"
     <<~MD

@@ -7,6 +7,9 @@ module Rackbench
     # Trinidad 1.4.6 (000_4acd4926cf356a23.txt): Tomcat 7 embedded in JRuby,
     # Rack through jruby-rack. On Java 17 its logging setup needs reflective
     # access to java.util.logging, which JAVA_OPTS opens to JRuby's module.
+    # jruby-rack 1.1 requires 'rack' and falls back to the Rack 1.6 it carries
+    # (no rack/files, which the bundled apps need), so Rack 2.2 is installed
+    # beside it.
     #
     #   - {server: trinidad, runtimes: 1}       # one thread-safe runtime (default)
     #   - {server: trinidad, runtimes: 4}       # a pool of 4 JRuby runtimes
@@ -16,7 +19,17 @@ module Rackbench
       knob :runtimes, "JRuby runtimes in jruby-rack's pool (1 = one thread-safe runtime; default 1)"
       knob :threads, "Tomcat's request threads (maxThreads; default 200)"
 
-      def self.install_hint = "jruby -S gem install --install-dir vendor/jruby/trinidad trinidad:1.4.6"
+      RACK = "2.2.11"
+
+      def self.install_hint = "jruby -S gem install --install-dir vendor/jruby/trinidad trinidad:1.4.6 rack:#{RACK}"
+
+      def self.unavailable_reason
+        reason = super
+        return reason if reason || gem_spec("rack")
+
+        "jruby-rack would load its Rack 1.6 (no rack/files): rack is not installed in " \
+          "vendor/jruby/trinidad (bin/setup: #{install_hint})"
+      end
 
       def command(app:, bind:, dir:)
         runtimes = int("runtimes", 1)
