@@ -23,7 +23,7 @@ module Rackbench
       run = store.run
       cells = store.measurements(run["id"])
       store.close
-      [out, run, cells, Dir[File.join(run["dir"], "charts", "*.svg")].sort]
+      [out, run, cells, Dir[File.join(run["dir"], "charts", "*.svg")]]
     end
 
     # Every server entry of the suite has its cells, measured or failed with a
