@@ -43,8 +43,17 @@ module Rackbench
         self
       end
 
-      # The probes at the knee that met the SLO: what its CI is made of.
-      def at_knee = @probes.select { |p| p.met && p.rate == @rate }
+      # The probes at the knee that met the SLO: what its CI is made of. When
+      # the confirmations kept missing, the highest rate that met it once.
+      def at_knee
+        return [] unless @rate
+
+        confirmed = @probes.select { |p| p.met && p.rate == @rate }
+        return confirmed unless confirmed.empty?
+
+        best = @probes.select { |p| p.met && p.rate <= @rate }.max_by(&:rate)
+        best ? [best] : []
+      end
 
       def ci = Stats.bootstrap_ci(at_knee.map { |p| p.repeat.requests_per_s })
       def knee_repeat = at_knee.max_by { |p| p.repeat.resources["pss_max_bytes"].to_i }&.repeat
