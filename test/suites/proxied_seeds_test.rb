@@ -32,7 +32,10 @@ module Rackbench
       assert_match(/100%\s+\d+ \(longest request\)/, out)
       assert_match(/^Server load \(cores busy\)/, out)
       assert_charts_drawn(charts, at_least: 4, named: [/longest-ms/, /server-load/])
-      assert_verdicts(out, 5)
+      assert_verdicts(out, 6)
+      assert_match(/Here, unlike the article:\n.*fair stands in for it/m, out)
+      mongrels = cells.select { |c| c["server"] == "mongrel" }
+      assert_equal [true] * 3, mongrels.map { |c| c["config"]["lock"] }, "the claims' Mongrels serve one request at a time"
     end
   end
 end
