@@ -62,6 +62,7 @@ module Rackbench
   autoload :Measurement, "rackbench/measurement"
   autoload :Comparison, "rackbench/comparison"
   autoload :Regression, "rackbench/regression"
+  autoload :Tune, "rackbench/tune"
   autoload :Schedule, "rackbench/schedule"
   autoload :RepeatPolicy, "rackbench/repeat_policy"
   autoload :Window, "rackbench/window"

@@ -64,7 +64,8 @@ module Rackbench
       when :not_measured then "not measured"
       when :a_better then "#{a.label} #{word}, #{format_ratio(ratio)} #{interval_text}"
       when :b_better then "#{b.label} #{word}, #{format_ratio(1 / ratio)} #{inverse_interval_text}"
-      else "no difference detected (within ±#{(reach * 100).round(1)} %; #{format_ratio(ratio)} #{interval_text})"
+      else "no difference detected between #{a.label} and #{b.label} (within ±#{(reach * 100).round(1)} %; " \
+           "#{format_ratio(ratio)} #{interval_text})"
       end
     end
 

@@ -14,11 +14,17 @@ module Rackbench
   class Watchdog
     GUARD = File.join(__dir__, "watchdog", "guard.rb")
     READY_TIMEOUT_S = 10
+    CURRENT_LOCK = Mutex.new
 
     # The watchdog of this process (a forked child gets its own).
+    # One per process even when threads spawn at once (Hosts::Fleet opens its
+    # connections in parallel): a second guard, left unreferenced, would end
+    # every child of rackbench when its pipe is collected.
     def self.current
-      @current = nil if @current && @current.owner_pid != Process.pid
-      @current ||= new
+      CURRENT_LOCK.synchronize do
+        @current = nil if @current && @current.owner_pid != Process.pid
+        @current ||= new
+      end
     end
 
     attr_reader :owner_pid, :pid

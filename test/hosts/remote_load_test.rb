@@ -24,6 +24,14 @@ module Rackbench
       assert_equal [51, 50], parts.map(&:requests)
     end
 
+    def test_a_host_whose_load_thread_used_a_whole_core_is_warned_about
+      hosts = [{ "host" => "load1", "client_cpu" => { "max_thread_share" => 0.97 } },
+               { "host" => "load2", "client_cpu" => { "max_thread_share" => 0.4 } }]
+      warnings = Hosts::RemoteLoad.saturation_warnings(hosts)
+      assert_equal 1, warnings.size
+      assert_match "load host load1: client CPU saturated (a load thread at 97 % of a core)", warnings.first
+    end
+
     def test_fewer_connections_than_hosts_is_a_clear_error
       error = assert_raises(ConfigError) { remote_load.split(load(concurrency: 1), 2) }
       assert_match "concurrency 1 is below the 2 load hosts", error.message

@@ -76,6 +76,14 @@ module Rackbench
       end
     end
 
+    def test_a_verdict_from_one_repeat_each_says_there_is_no_ci_rather_than_no_difference
+      cells = [cell("puma x0:16", { "server" => "puma", "threads" => 16 }, rps: 300.0, spread: [1.0]),
+               cell("thin", { "server" => "thin" }, rps: 20.0, spread: [1.0])]
+      html = Reports.fetch("html").new(stored_run, cells).render
+      assert_match(/puma x0:16 has the highest median, 15\.00x that of thin \(one repeat: no CI, so no verdict\)/, html)
+      refute_match(/no difference/, html)
+    end
+
     private
 
     # Opens the page in Chromium and checks what every page must hold.

@@ -25,7 +25,7 @@ module Rackbench
     def test_overlapping_measurements_give_no_difference_with_its_reach
       c = Comparison.new(measure("a", 100.0, [0.9, 1.1, 1.0, 0.95]), measure("b", 100.0, [1.05, 0.92, 1.0, 1.08]))
       assert_equal :no_difference, c.verdict
-      assert_match(/\Ano difference detected \(within ±\d+\.\d %/, c.to_s)
+      assert_match(/\Ano difference detected between a and b \(within ±\d+\.\d %/, c.to_s)
     end
 
     def test_latency_compares_the_other_way_round

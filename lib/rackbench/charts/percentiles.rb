@@ -53,7 +53,7 @@ module Rackbench
       end
 
       # 1 / (1 - p): 50 % -> 2, 99 % -> 100, 99.9 % -> 1000.
-      def nines(percent) = 100.0 / (100.0 - percent)
+      def nines(percent) = (100.0 / (100.0 - percent)).round(6)
 
       LABEL = "datum.value <= 1 ? '0%' : format(100 - 100 / datum.value, '.6~r') + '%'"
 

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "digest"
+require "digest/sha2" # loaded here: Digest's const_missing is not thread-safe (installs run in parallel)
 
 module Rackbench
   module Hosts

@@ -21,6 +21,17 @@ module Rackbench
 
       attr_reader :engine
 
+      # A warning for each host whose busiest load thread used SATURATED_THREAD_SHARE of a core or more.
+      def self.saturation_warnings(hosts)
+        hosts.filter_map do |h|
+          share = h.dig("client_cpu", "max_thread_share").to_f
+          next if share < SATURATED_THREAD_SHARE
+
+          "load host #{h["host"]}: client CPU saturated (a load thread at #{(share * 100).round} % of a core): " \
+            "figures are a floor; add load hosts or client_threads"
+        end
+      end
+
       def initialize(engine, fleet)
         @engine = engine
         @fleet = fleet
@@ -54,7 +65,7 @@ module Rackbench
         Result.merge(results.map(&:first), hosts: conns.each_with_index.map do |conn, i|
           { "host" => conn.host.name, "clock_offset_s" => clocks[i]["offset_s"], "round_trip_s" => clocks[i]["round_trip_s"],
             "client_cpu" => results[i].last, "host_cpu_busy_share" => cpu_busy[i], "engine" => @fleet.engines[conn.host.name] }
-        end).tap { |merged| warn_saturated(merged) }
+        end).tap { |merged| merged.warnings.concat(self.class.saturation_warnings(merged.hosts)) }
       ensure
         children&.each { |c| supervisor.stop(c, grace_s: 2) if c.alive? }
       end
@@ -106,16 +117,6 @@ module Rackbench
         result = engine.parse(output, part, child.argv)
         json = output.lines.find { |l| l.start_with?("{") }
         [result, JSON.parse(json)["client_cpu"]]
-      end
-
-      def warn_saturated(merged)
-        merged.hosts.each do |h|
-          share = h.dig("client_cpu", "max_thread_share").to_f
-          next if share < SATURATED_THREAD_SHARE
-
-          merged.warnings << "load host #{h["host"]}: client CPU saturated (a load thread at #{(share * 100).round} % " \
-                             "of a core): figures are a floor; add load hosts or client_threads"
-        end
       end
     end
   end

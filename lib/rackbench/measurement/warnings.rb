@@ -61,11 +61,12 @@ module Rackbench
       end
 
       def drain(measurement)
-        waited = measurement.repeats.sum { |r| r.drain_s.to_f }
-        return nil unless waited > DRAIN_WAIT_S
+        waits = measurement.repeats.map { |r| r.drain_s.to_f }
+        mean_s = waits.sum / waits.size
+        return nil unless mean_s > DRAIN_WAIT_S
 
-        Warning.new("drain", "waited #{waited.round(1)} s in all for the server to finish earlier requests before " \
-                             "measuring", "a server that queues work keeps it after the load stops")
+        Warning.new("drain", "waited #{mean_s.round(1)} s on average before each window for this server (and those " \
+                             "beside it) to finish earlier requests", "a server that queues work keeps it after the load stops")
       end
 
       def memory(measurement)

@@ -134,6 +134,8 @@ module Rackbench
       # Per block (endpoint, concurrency) with two or more measured configs:
       # the fastest against the runner-up, decided by the CI of their ratio.
       def verdicts
+        return [] if run.dig("settings", "tune") # a tune run's cells are probes of one config at several rates
+
         cells.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency] }.filter_map do |(endpoint, concurrency), list|
           next if list.size < 2
 

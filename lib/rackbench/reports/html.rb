@@ -128,6 +128,11 @@ module Rackbench
         b = h(comparison.b.label)
         of = size > 2 ? " (fastest of #{size})" : ""
         ratio = "#{comparison.format_ratio(comparison.ratio)} #{comparison.interval_text}"
+        if [comparison.a, comparison.b].any? { |m| m.repeats.size < 2 }
+          return "#{h(comparison.a.label)} has the highest median#{of}, " \
+                 "#{comparison.format_ratio(comparison.ratio)} that of #{b} (one repeat: no CI, so no verdict)"
+        end
+
         case comparison.verdict
         when :a_better then "#{a} faster than #{b}#{of}, #{ratio}"
         when :no_difference

@@ -13,5 +13,16 @@ module Rackbench
       assert_match(%r{\| config\s+\| /sleep \| /fib \|}, wide)
       assert_match(/\| unicorn, 8 workers\s+\|\s+3 \|\s+7 \|/, wide)
     end
+
+    def test_a_transposed_table_still_too_wide_is_cut_into_tables_of_fewer_figures
+      names = ["thin, 4 instances on Unix sockets, via nginx (3 workers, round-robin)", "apache_passenger, 4 workers"]
+      figures = %w[req/s total KB/s longest busy memory]
+      values = figures.map { %w[1234.56 7890.12] }
+      text = Reports::SideBySide.new("", figures.map { |f| "#{f} (a long name)" }, names, values, short_rows: figures).render
+      tables = text.split("\n\n")
+      assert_operator tables.size, :>=, 2
+      assert(text.lines.all? { |l| l.chomp.length <= 120 }, text)
+      assert_equal(figures, tables.flat_map { |t| t.lines.first.split("|").map(&:strip).reject(&:empty?).drop(1) })
+    end
   end
 end

@@ -14,7 +14,7 @@ module Rackbench
 
       def for(measurement)
         config = measurement["config"]
-        return measurement.label unless config.is_a?(Hash) && config["server"] && !config["label"]
+        return measurement["label"] unless config.is_a?(Hash) && config["server"] && !config["label"]
 
         [[config["server"], processes(config)].compact.join(", "), *knobs(config), proxy(config["proxy"]), app(config)]
           .compact.join(", ")

@@ -4,7 +4,8 @@ module Rackbench
   module Reports
     # A markdown table of configs side by side (004's comparison, 003's
     # "tuning Puma"): one column per config while that fits WIDTH columns,
-    # else transposed, one row per config, so a reader never scrolls sideways.
+    # else transposed, one row per config, so a reader never scrolls sideways;
+    # a transposed table still too wide is cut into tables of fewer figures.
     # Used by the ab and sweep formats.
     #
     #   SideBySide.new("req/s", ["/sleep", "/hello"], ["puma, 4 workers", "unicorn, 4 workers"], values).render
@@ -22,10 +23,11 @@ module Rackbench
 
       def render
         text = self.class.table([@corner, *@columns], @rows.zip(@values).map { |name, vs| [name, *vs] })
-        return text if text.lines.map { |l| l.chomp.length }.max <= WIDTH
+        return text if fits?(text)
 
-        transposed = @columns.each_index.map { |c| [@columns[c], *@values.map { |vs| vs[c] }] }
-        self.class.table(["config", *@short_rows], transposed)
+        parts = [@rows.each_index.to_a]
+        parts = parts.flat_map { |p| p.each_slice((p.size + 1) / 2).to_a } until parts.all? { |p| done?(p) }
+        parts.map { |p| transposed(p) }.join("\n")
       end
 
       # An aligned markdown table: the first column left-aligned, the others right.
@@ -35,6 +37,18 @@ module Rackbench
         line = ->(r) { "| #{r.each_with_index.map { |v, i| i.zero? ? v.ljust(widths[i]) : v.rjust(widths[i]) }.join(" | ")} |\n" }
         rule = "|#{widths.each_with_index.map { |w, i| i.zero? ? ":#{"-" * (w + 1)}" : "#{"-" * (w + 1)}:" }.join("|")}|\n"
         line.call(cells.first) + rule + cells.drop(1).map(&line).join
+      end
+
+      private
+
+      def done?(indexes) = indexes.size == 1 || fits?(transposed(indexes))
+
+      def fits?(text) = text.lines.map { |l| l.chomp.length }.max <= WIDTH
+
+      # One row per config, with the given rows (figures) as columns.
+      def transposed(indexes)
+        rows = @columns.each_index.map { |c| [@columns[c], *indexes.map { |i| @values[i][c] }] }
+        self.class.table(["config", *indexes.map { |i| @short_rows[i] }], rows)
       end
     end
   end

@@ -1,0 +1,87 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Rackbench
+  module CLI
+    # rackbench tune --endpoint PATH --slo 'p99<=100ms' [--server puma] [--app rack] [--memory 2GB]
+    #                [--budget 240|4m] [--grid] [--results DIR|URL]
+    # Prints the recommended config with its sustainable rate (and CI), the
+    # next best, and every config tried; every probe is stored as a run.
+    class Tune
+      def initialize(argv, out, err)
+        @argv = argv
+        @out = out
+        @err = err
+        @results = Store::Location.default
+        @app = "rack"
+        @server = "puma"
+        @budget_s = 240
+        @grid = false
+      end
+
+      def call
+        parser.parse!(@argv)
+        raise ConfigError, "tune needs --endpoint PATH (e.g. --endpoint /sleep/50)" unless @endpoint
+        raise ConfigError, "tune needs --slo (e.g. --slo 'p99<=100ms')" unless @slo
+
+        space = Rackbench::Tune::Space.new(@server)
+        store = Store.new(@results)
+        supervisor = Supervisor.new
+        supervisor.trap_signals
+        @out.puts "rackbench tune: #{@server} on #{@app} #{@endpoint}, #{@slo}" \
+                  "#{", memory <= #{(@memory_bytes / 1_048_576.0).round} MB" if @memory_bytes}, " \
+                  "#{@grid ? "full grid" : "budget #{@budget_s.round} s"}"
+        tuner = Rackbench::Tune::Tuner.new(app: @app, endpoint: @endpoint, space: space, slo: @slo, store: store,
+                                           supervisor: supervisor, budget_s: @budget_s, grid: @grid, out: @out).run
+        answer = Rackbench::Tune::Answer.new(tuner, slo: @slo, memory_bytes: @memory_bytes)
+        @out.puts "\n#{answer.table}\n#{answer.sentence}"
+        @out.puts "(#{tuner.outcomes.size} configs in #{tuner.elapsed_s.round} s; every probe is run #{tuner.run_id}: " \
+                  "rackbench report #{tuner.run_id})"
+        answer.problem ? 3 : 0
+      rescue SignalException => e
+        supervisor&.stop_all
+        128 + e.signo
+      ensure
+        supervisor&.stop_all
+      end
+
+      private
+
+      def parser
+        OptionParser.new do |o|
+          o.banner = "Usage: rackbench tune --endpoint PATH --slo 'p99<=100ms' [options]\n" \
+                     "Finds the config of a server that sustains the highest open-loop rate under the SLO.\n" \
+                     "Exit 0 with a recommendation, 3 when no config qualifies, 2 on bad input."
+          o.on("--endpoint PATH", "the endpoint to tune for (e.g. /sleep/50)") { |p| @endpoint = p }
+          o.on("--slo SLO", "latency and error bounds, e.g. 'p99<=100ms' or 'p999<=1s,errors<=1%'") do |s|
+            @slo = Rackbench::Tune::Slo.parse(s)
+          end
+          o.on("--server NAME", Rackbench::Tune::Space::SPACES.keys, "server (default puma)") { |s| @server = s }
+          o.on("--app APP", "a bundled app (#{Apps.names.join(", ")}) or a config.ru (default rack)") { |a| @app = a }
+          o.on("--memory SIZE", "PSS budget of the whole server tree at the knee, e.g. 512MB, 2GB") do |m|
+            @memory_bytes = bytes(m)
+          end
+          o.on("--budget TIME", "wall time to spend, in seconds or 4m (default 240)") { |b| @budget_s = seconds(b) }
+          o.on("--grid", "try every config instead of a budgeted search") { @grid = true }
+          o.on("--results DIR|URL", "results folder or postgres:// URL") { |r| @results = r }
+        end
+      end
+
+      def bytes(text)
+        m = text.match(/\A(\d+(?:\.\d+)?)\s*(KB|MB|GB)?\z/i) or raise ConfigError,
+                                                                      "--memory: cannot read #{text.inspect}; write e.g. 512MB or 2GB"
+        (m[1].to_f * { "KB" => 1024, "MB" => 1024**2, "GB" => 1024**3 }.fetch(m[2].to_s.upcase, 1)).round
+      end
+
+      def seconds(text)
+        m = text.match(/\A(\d+(?:\.\d+)?)\s*(s|m)?\z/) or raise ConfigError,
+                                                                "--budget: cannot read #{text.inspect}; write e.g. 240 or 4m"
+        value = m[1].to_f * (m[2] == "m" ? 60 : 1)
+        raise ConfigError, "--budget must be more than 0, got #{text.inspect}" unless value.positive?
+
+        value
+      end
+    end
+  end
+end

@@ -1,0 +1,79 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Tune
+    # The recommendation with its evidence: the config that sustains the
+    # highest rate under the SLO within the memory budget, the next best, and
+    # a table of every config tried. Created by CLI::Tune from a Tuner.
+    class Answer
+      def initialize(tuner, slo:, memory_bytes:)
+        @tuner = tuner
+        @slo = slo
+        @memory_bytes = memory_bytes
+      end
+
+      def measured = @tuner.outcomes.select(&:rate)
+      def within_budget = measured.select { |o| @memory_bytes.nil? || (o.pss_bytes && o.pss_bytes <= @memory_bytes) }
+      def ranked = within_budget.sort_by { |o| -o.rate }
+      def best = ranked.first
+
+      # nil when there is a recommendation; else why there is none.
+      def problem
+        return nil if best
+        return "no config met #{@slo} at any rate (#{@tuner.outcomes.size} tried)" if measured.empty?
+
+        smallest = measured.min_by { |o| o.pss_bytes.to_i }
+        "every config that met the SLO is over --memory #{mb(@memory_bytes)}: the smallest, #{smallest.label}, " \
+          "used #{mb(smallest.pss_bytes)} PSS at its knee"
+      end
+
+      def sentence
+        return problem unless best
+
+        text = "#{best.label}: sustains #{rate_text(best)} at #{@slo}, #{mb(best.pss_bytes)} PSS"
+        second = ranked[1]
+        text += "; the next best, #{second.label}, sustains #{rate_text(second)}" if second
+        text
+      end
+
+      def table
+        rows = @tuner.outcomes.map do |o|
+          over = o.rate && @memory_bytes && o.pss_bytes.to_i > @memory_bytes ? " (over --memory)" : ""
+          [o.label, if o.rate
+                      rate_text(o)
+                    else
+                      (o.error ? "failed" : "-")
+                    end, o.p99_ms ? format("%.1f", o.p99_ms) : "-",
+           o.pss_bytes ? "#{mb(o.pss_bytes)}#{over}" : "-", o.cpu_percent ? format("%.0f", o.cpu_percent) : "-",
+           o.knee ? o.knee.probes.size.to_s : "-"]
+        end
+        headers = ["Config", "Sustainable req/s [95% CI]", "p99 ms at knee", "PSS at knee", "CPU %", "Probes"]
+        widths = headers.each_index.map { |i| ([headers[i]] + rows.map { |r| r[i] }).map(&:length).max }
+        line = lambda { |cells|
+          "#{cells.each_with_index.map do |c, i|
+            i.zero? ? c.ljust(widths[i]) : c.rjust(widths[i])
+          end.join("  ")}\n"
+        }
+        line.call(headers) + line.call(widths.map { |w| "-" * w }) + rows.map(&line).join
+      end
+
+      def to_h
+        { "slo" => @slo.to_s, "memory_bytes" => @memory_bytes, "recommendation" => best&.config, "sentence" => sentence,
+          "configs" => @tuner.outcomes.map do |o|
+            { "config" => o.config, "label" => o.label, "sustainable_rate" => o.rate, "ci" => o.ci&.to_a,
+              "p99_ms" => o.p99_ms, "pss_bytes" => o.pss_bytes, "cpu_percent" => o.cpu_percent, "error" => o.error,
+              "probes" => o.knee&.probes&.map { |p| { "rate" => p.rate, "met" => p.met } } }
+          end }
+      end
+
+      private
+
+      def rate_text(outcome)
+        ci = outcome.ci
+        ci ? format("%.0f req/s [%.0f, %.0f]", outcome.rate, ci.low, ci.high) : format("%.0f req/s", outcome.rate)
+      end
+
+      def mb(bytes) = bytes ? "#{(bytes / 1_048_576.0).round} MB" : "?"
+    end
+  end
+end

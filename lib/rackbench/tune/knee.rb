@@ -1,0 +1,96 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Tune
+    # The highest open-loop rate at which one running deployment meets the
+    # SLO: start from half of a closed-loop estimate, grow the offered rate
+    # until the SLO breaks, bisect between the last rate that held and the
+    # first that did not, then confirm the knee with more probes (its CI comes
+    # from those). Latency is measured from each request's scheduled send time
+    # (the native engine's open loop), so a queueing server shows.
+    #
+    #   knee = Knee.new(slo: slo, probe: ->(rate) { window.measure(...) }).search(estimate_rps)
+    #   (the probe returns a Measurement::Repeat, or nil when nothing was measured)
+    #   knee.rate  knee.ci  knee.probes
+    class Knee
+      Probe = Struct.new(:rate, :repeat, :met, keyword_init: true)
+
+      GROWTH = 1.5
+      BISECT_STEPS = 2
+      CONFIRMATIONS = 2
+      MIN_RATE = 1.0
+      MAX_PROBES = 14
+
+      attr_reader :probes, :rate
+
+      def initialize(slo:, probe:)
+        @slo = slo
+        @probe = probe
+        @probes = []
+      end
+
+      def search(estimate_rps)
+        good, bad = bracket([estimate_rps / 2.0, MIN_RATE].max)
+        return self unless good
+
+        BISECT_STEPS.times do
+          break unless bad && bad / good > 1.1 && @probes.size < MAX_PROBES
+
+          mid = Math.sqrt(good * bad)
+          run(mid).met ? good = mid : bad = mid
+        end
+        @rate = confirm(good).round(1)
+        self
+      end
+
+      # The probes at the knee that met the SLO: what its CI is made of.
+      def at_knee = @probes.select { |p| p.met && p.rate == @rate }
+
+      def ci = Stats.bootstrap_ci(at_knee.map { |p| p.repeat.requests_per_s })
+      def knee_repeat = at_knee.max_by { |p| p.repeat.resources["pss_max_bytes"].to_i }&.repeat
+
+      private
+
+      # [last rate that met the SLO, first that did not] by geometric growth
+      # (or shrinking, when even the first rate fails).
+      def bracket(start)
+        rate = start
+        if run(rate).met
+          while @probes.size < MAX_PROBES
+            higher = rate * GROWTH
+            return [rate, higher] unless run(higher).met
+
+            rate = higher
+          end
+          return [rate, nil]
+        end
+        while rate > MIN_RATE && @probes.size < MAX_PROBES
+          lower = [rate / (GROWTH * GROWTH), MIN_RATE].max
+          return [lower, rate] if run(lower).met
+
+          rate = lower
+        end
+        [nil, rate]
+      end
+
+      # More probes at the knee, all of which must meet the SLO; a miss steps
+      # the knee down 10 % (twice at most). Its CI comes from these probes.
+      def confirm(rate)
+        rate = rate.round(1)
+        2.times do
+          return rate if Array.new(CONFIRMATIONS) { run(rate).met }.all?
+
+          rate = (rate * 0.9).round(1)
+        end
+        rate
+      end
+
+      def run(rate)
+        repeat = @probe.call(rate.round(1)) # nil: the probe measured nothing (a stalled server)
+        probe = Probe.new(rate: rate.round(1), repeat: repeat, met: !repeat.nil? && @slo.met?(repeat.result))
+        @probes << probe
+        probe
+      end
+    end
+  end
+end

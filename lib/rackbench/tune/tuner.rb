@@ -1,0 +1,169 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "json"
+
+module Rackbench
+  module Tune
+    # `rackbench tune`: for each config of a Space (coarse grid, then the
+    # untried neighbours of the best, while the --budget lasts; or --grid: all
+    # of them), deploy it, check the endpoint, find its Knee under the SLO,
+    # record every probe, stop it. Every probe is a cell of a stored run
+    # (label "CONFIG @ RATE req/s", one repeat), so `rackbench report` renders
+    # them; the answer is an Answer. Created by CLI::Tune.
+    class Tuner
+      Outcome = Struct.new(:config, :label, :knee, :pss_bytes, :cpu_percent, :error, keyword_init: true) do
+        def rate = knee&.rate
+        def ci = knee&.ci
+        def p99_ms = knee&.knee_repeat&.then { |r| r.latency_us(99).to_f / 1000 }
+      end
+
+      PROBE_S = 2
+      PROBE_WARMUP_S = 0.5
+      ESTIMATE_CLIENTS = 16
+
+      attr_reader :outcomes, :run_id, :elapsed_s
+
+      def initialize(app:, endpoint:, space:, slo:, store:, supervisor:, budget_s:, grid: false, out: nil)
+        @app = app
+        @endpoint = endpoint
+        @space = space
+        @slo = slo
+        @store = store
+        @supervisor = supervisor
+        @budget_s = budget_s
+        @grid = grid
+        @out = out
+        @outcomes = []
+        @position = 0
+        @pinning = Pinning.choose(enabled: true)
+        @engine = Engines.fetch("native").new
+        @window = Window.new(engine: @engine, supervisor: supervisor, pinning: @pinning)
+      end
+
+      def run
+        started = now
+        suite = Suite.new({ "name" => "tune", "app" => @app, "endpoints" => [@endpoint], "servers" => @space.grid }.to_yaml,
+                          path: "(tune)")
+        @run = @store.create_run(suite: suite, settings: suite.data.merge("tune" => settings), machine: machine,
+                                 pinning: @pinning.to_h)
+        @run_id = @run["id"]
+        status = "interrupted"
+        begin
+          search(started)
+          status = "finished"
+        ensure
+          @supervisor.stop_all
+          @store.finish_run(@run_id, status)
+          @elapsed_s = now - started
+        end
+        self
+      end
+
+      private
+
+      def settings
+        { "slo" => @slo.to_s, "budget_s" => @budget_s, "grid" => @grid, "server" => @space.server,
+          "probe_s" => PROBE_S, "probe_warmup_s" => PROBE_WARMUP_S }
+      end
+
+      def machine = Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version)
+
+      def search(started)
+        queue = @grid ? @space.grid : @space.coarse
+        until queue.empty?
+          config = queue.shift
+          next if @outcomes.any? { |o| o.config == config }
+          break if !@grid && over_budget?(started)
+
+          @outcomes << measure(config)
+          queue = refine if queue.empty? && !@grid
+        end
+      end
+
+      # Stop before a config that would end past the budget (judged by the
+      # mean time a config has taken so far).
+      def over_budget?(started)
+        spent = now - started
+        per_config = @outcomes.empty? ? 0 : spent / @outcomes.size
+        spent + per_config > @budget_s
+      end
+
+      def refine
+        best = @outcomes.select(&:rate).max_by(&:rate)
+        return [] unless best
+
+        @space.neighbours(best.config).reject { |c| @outcomes.any? { |o| o.config == c } }
+      end
+
+      def measure(config)
+        server = Servers.fetch(config["server"]).new(config)
+        dir = File.join(@run["dir"], format("%02d-%s", @outcomes.size + 1, server.label.gsub(/[^a-z0-9]+/i, "-")))
+        FileUtils.mkdir_p(dir)
+        deployment = Deployment.new(server, supervisor: @supervisor, dir: dir, app: app_path, env: Apps.default_env(dir),
+                                            cpus: @pinning.server_cpus).start
+        target = deployment.target(@endpoint)
+        check(target)
+        drain = Drain.new(deployment, path: @endpoint, timeout_s: 30).calibrate
+        knee = Knee.new(slo: @slo, probe: probe(server, deployment, target, drain, dir)).search(estimate(target, dir))
+        repeat = knee.knee_repeat
+        @out&.puts format("  %-20s %s", server.label,
+                          knee.rate ? "sustains #{knee.rate.round} req/s (#{knee.probes.size} probes)" : "meets the SLO at no rate")
+        Outcome.new(config: config, label: server.label, knee: knee, pss_bytes: repeat&.resources&.dig("pss_max_bytes"),
+                    cpu_percent: repeat&.cpu_percent)
+      rescue ServiceError, SystemCallError, IOError => e
+        @out&.puts format("  %-20s failed: %s", server&.label || config, e.message.lines.first&.strip)
+        Outcome.new(config: config, label: server&.label || config.to_s, error: e.message)
+      ensure
+        deployment&.stop
+      end
+
+      def app_path = Apps.bundled?(@app) ? Apps.path(@app) : File.expand_path(@app)
+
+      def check(target)
+        status, = Readiness.get(target, timeout_s: 10)
+        raise ServiceError, "#{@endpoint} answered #{status}" unless (200..399).cover?(status)
+      end
+
+      # A closed-loop second at a few clients: where the rate search starts.
+      def estimate(target, dir)
+        load = Engines::Load.new(target: target, concurrency: ESTIMATE_CLIENTS, duration_s: 1, warmup_s: 0.2, timeout_s: 10)
+        @engine.run(load, supervisor: @supervisor, dir: dir, cpus: @pinning.client_cpus, log_name: "estimate.out").requests_per_s
+      end
+
+      def probe(server, deployment, target, drain, dir)
+        lambda do |rate|
+          load = Engines::Load.new(target: target, concurrency: connections(rate), duration_s: PROBE_S,
+                                   warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10)
+          repeat = @window.measure(deployment, load, dir: dir, drain: drain, log_name: "probe-#{@position + 1}.out")
+          record(server, rate, load, repeat)
+          repeat
+        rescue ServiceError
+          raise unless deployment.alive? # a dead server ends the config; a stalled probe only fails
+
+          nil
+        end
+      end
+
+      # Open loop needs a connection free for every request in flight: the
+      # rate times the SLO's latency, twice over, within bounds.
+      def connections(rate) = (rate * @slo.latency_us / 1_000_000.0 * 2).ceil.clamp(8, 1024)
+
+      def record(server, rate, load, repeat)
+        @position += 1
+        repeat.index = 1
+        repeat.deployment = 1
+        row = { "position" => @position, "server" => server.name, "label" => "#{server.label} @ #{rate} req/s",
+                "config" => server.config.merge("rate" => rate), "endpoint" => @endpoint, "path" => @endpoint,
+                "concurrency" => load.concurrency, "engine" => @engine.name, "status" => "ok",
+                "server_version" => server.class.version, "engine_command" => repeat.result.command,
+                "started_at" => repeat.started_at, "requests_per_s" => repeat.requests_per_s,
+                "requests" => repeat.result.requests, "errors" => repeat.result.error_count }
+        @store.add_repeat(@run_id, @position, repeat)
+        @store.add_cell(@run_id, row)
+      end
+
+      def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    end
+  end
+end

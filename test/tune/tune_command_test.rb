@@ -1,0 +1,63 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # rackbench tune with a real puma and a small budget: one config, probed
+  # open loop; the answer, the stored probes, and a memory budget no config fits.
+  class TuneCommandTest < Minitest::Test
+    def test_a_small_budget_tunes_one_config_and_stores_every_probe
+      status, out, err = run_cli("tune", "--endpoint", "/sleep/50", "--slo", "p99<=300ms", "--budget", "1",
+                                 "--results", tmpdir)
+      assert_equal 0, status, "#{out}\n#{err}"
+      assert_match(%r{^puma x0:1: sustains \d+ req/s \[\d+, \d+\] at p99 <= 300\.0 ms}, out)
+      rate = out[/sustains (\d+) req/, 1].to_i
+      assert_operator rate, :<=, 21, "one thread on 50 ms sleeps cannot sustain more than 20 req/s"
+      assert_operator rate, :>=, 5
+      store = Store.new(tmpdir)
+      probes = store.measurements(store.run["id"])
+      assert_operator probes.size, :>=, 4, "growth, bisection and confirmations are all stored"
+      assert(probes.all? { |m| m.config["rate"] }, "each probe records its offered rate")
+      assert_nothing_left
+    ensure
+      store&.close
+    end
+
+    def test_a_memory_budget_below_every_config_gives_one_clear_message
+      status, out, = run_cli("tune", "--endpoint", "/sleep/50", "--slo", "p99<=300ms", "--budget", "1",
+                             "--memory", "1MB", "--results", tmpdir)
+      assert_equal 3, status, out
+      assert_match(/every config that met the SLO is over --memory 1 MB: the smallest, puma x0:1, used \d+ MB PSS/, out)
+      assert_nothing_left
+    end
+
+    def test_bad_options_name_themselves
+      status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "fast")
+      assert_equal 2, status
+      assert_match "--slo: cannot read \"fast\"", err
+      status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--budget", "soon")
+      assert_equal 2, status
+      assert_match "--budget: cannot read \"soon\"", err
+    end
+  end
+
+  module Tune
+    class AnswerTest < Minitest::Test
+      Knee = Struct.new(:rate, :ci, :probes, :knee_repeat)
+      Tuned = Struct.new(:outcomes)
+
+      def outcome(label, rate, pss_mb)
+        Tuner::Outcome.new(config: { "label" => label }, label: label, knee: Knee.new(rate, nil, [], nil),
+                           pss_bytes: pss_mb << 20)
+      end
+
+      def test_a_memory_budget_below_the_best_configs_pss_picks_the_next_that_fits
+        tuned = Tuned.new([outcome("puma x4:5", 900.0, 400), outcome("puma x0:16", 600.0, 80)])
+        slo = Slo.parse("p99<=100ms")
+        assert_match(%r{\Apuma x4:5: sustains 900 req/s}, Answer.new(tuned, slo: slo, memory_bytes: nil).sentence)
+        assert_match(%r{\Apuma x0:16: sustains 600 req/s}, Answer.new(tuned, slo: slo, memory_bytes: 200 << 20).sentence)
+        assert_match "(over --memory)", Answer.new(tuned, slo: slo, memory_bytes: 200 << 20).table
+      end
+    end
+  end
+end
