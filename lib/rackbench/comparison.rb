@@ -48,8 +48,11 @@ module Rackbench
 
     def ratio = ci&.estimate
 
+    # :a_better, :b_better, :no_difference; :no_interval with one repeat on
+    # a side (no CI, so no verdict); :not_measured.
     def verdict
       return :not_measured unless measured?
+      return :no_interval if ci.level.zero?
 
       { above: :a_better, below: :b_better, contains: :no_difference }.fetch(Stats.side_of_one(ci))
     end
@@ -62,6 +65,7 @@ module Rackbench
     def to_s
       case verdict
       when :not_measured then "not measured"
+      when :no_interval then "#{a.label} vs #{b.label}: #{format_ratio(ratio)} (one repeat: no CI, so no verdict)"
       when :a_better then "#{a.label} #{word}, #{format_ratio(ratio)} #{interval_text}"
       when :b_better then "#{b.label} #{word}, #{format_ratio(1 / ratio)} #{inverse_interval_text}"
       else "no difference detected between #{a.label} and #{b.label} (within ±#{(reach * 100).round(1)} %; " \

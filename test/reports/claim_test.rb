@@ -95,6 +95,9 @@ module Rackbench
       straddling = [cell("a", { "server" => "thin", "instances" => 4 }, rps: 100.0, spread: [0.95, 1.0, 1.05]),
                     cell("b", { "server" => "thin", "instances" => 5 }, rps: 100.0, spread: [1.05, 0.85, 1.15])]
       assert_equal "not shown", Article::Claim.new(spec, straddling).verdict["answer"]
+      once = [cell("a", { "server" => "thin", "instances" => 4 }, rps: 100.0, spread: [1.0]),
+              cell("b", { "server" => "thin", "instances" => 5 }, rps: 101.0, spread: [1.0])]
+      assert_equal "not shown", Article::Claim.new(spec, once).verdict["answer"], "one repeat each: no CI, no tie shown"
     end
 
     def test_leads_compares_with_the_best_rival_and_names_the_missing_ones

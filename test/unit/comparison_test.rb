@@ -36,6 +36,12 @@ module Rackbench
       assert_in_delta 2.0, c.ratio, 1e-9
     end
 
+    def test_one_repeat_a_side_gives_a_ratio_but_no_verdict
+      c = Comparison.new(measure("puma", 200.0, [1.0]), measure("thin", 100.0, [1.0]))
+      assert_equal :no_interval, c.verdict
+      assert_equal "puma vs thin: 2.00x (one repeat: no CI, so no verdict)", c.to_s
+    end
+
     def test_a_failed_cell_is_not_compared
       failed = cell("x", { "server" => "x" }, status: "failed", reason: "crashed")
       assert_equal :not_measured, Comparison.new(failed, measure("a", 1.0, [1.0])).verdict

@@ -73,6 +73,7 @@ module Rackbench
 
         tolerance = @spec.fetch("tolerance", 0.1)
         ci = comparison.ci
+        return ["not shown", ratio_text(comparison)] if ci.level.zero?
         lo = 1 / (1 + tolerance)
         hi = 1 + tolerance
         answer = if ci.low >= lo && ci.high <= hi then "yes"

@@ -113,7 +113,9 @@ module Rackbench
         changes = run.dig("settings", "scaled", "changes") || []
         return nil if changes.empty?
 
-        "#{run.dig("settings", "scaled", "by")}: " + changes.map { |c| "#{c["key"]} #{c["from"]} -> #{c["to"]}" }.uniq.join(", ")
+        shown = changes.map { |c| "#{c["key"]} #{c["from"]} -> #{c["to"]}" }.uniq
+        more = shown.size > 6 ? " and #{shown.size - 6} more" : ""
+        "#{run.dig("settings", "scaled", "by")}: #{shown.first(6).join(", ")}#{more}"
       end
 
       # One per server and reason: a failure stated once.

@@ -13,7 +13,10 @@ module Rackbench
     # them; the answer is an Answer. Created by CLI::Tune.
     class Tuner
       Outcome = Struct.new(:config, :label, :knee, :pss_bytes, :cpu_percent, :error, keyword_init: true) do
-        def rate = knee&.rate
+        # The throughput achieved at the knee (median of its probes), which
+        # can be a little under the offered rate; nil without a knee.
+        def rate = knee&.rate && (ci&.estimate || knee.rate)
+        def offered_rate = knee&.rate
         def ci = knee&.ci
         def p99_ms = knee&.knee_repeat&.then { |r| r.latency_us(99).to_f / 1000 }
       end
