@@ -11,7 +11,10 @@ module Rackbench
   #   ... load ...
   #   samples = sampler.stop   # => [Sample, ...]
   class Sampler
-    Sample = Struct.new(:t_s, :rss_bytes, :pss_bytes, :cpu_s, :processes, :threads, keyword_init: true)
+    # worker_*: the mean of one worker process (the tree below the roots: Unicorn's
+    # and clustered Puma's workers), or of the roots when nothing runs below them.
+    Sample = Struct.new(:t_s, :rss_bytes, :pss_bytes, :cpu_s, :processes, :threads, :worker_rss_bytes,
+                        :worker_pss_bytes, :workers, keyword_init: true)
 
     CLOCK_TICKS = 100 # sysconf(_SC_CLK_TCK) on Linux
     PAGE_BYTES = 4096
@@ -29,8 +32,11 @@ module Rackbench
         "cpu_s" => (last.cpu_s - first.cpu_s).round(3),
         "cpu_percent" => elapsed.positive? ? ((last.cpu_s - first.cpu_s) / elapsed * 100).round(1) : nil,
         "processes_max" => samples.map(&:processes).max,
-        "threads_max" => samples.map(&:threads).max
-      }
+        "threads_max" => samples.map(&:threads).max,
+        "worker_rss_max_bytes" => samples.map(&:worker_rss_bytes).compact.max,
+        "worker_pss_max_bytes" => samples.map(&:worker_pss_bytes).compact.max,
+        "workers_max" => samples.map(&:workers).compact.max
+      }.compact
     end
 
     def initialize(root_pids:, interval_s: 0.5, proc_dir: "/proc")
@@ -62,14 +68,17 @@ module Rackbench
     # One sample of the whole tree under the root pids, right now.
     def take
       pids = tree_pids
-      stats = pids.filter_map { |pid| process_stat(pid) }
+      stats = pids.filter_map { |pid| process_stat(pid)&.merge(pid: pid) }
+      workers = stats.reject { |s| @root_pids.include?(s[:pid]) }
+      workers = stats if workers.empty?
       sample = Sample.new(
         t_s: (now - @started).round(3),
         rss_bytes: stats.sum { |s| s[:rss_bytes] },
         pss_bytes: stats.all? { |s| s[:pss_bytes] } ? stats.sum { |s| s[:pss_bytes] } : nil,
         cpu_s: stats.sum { |s| s[:cpu_s] },
         processes: stats.size,
-        threads: stats.sum { |s| s[:threads] }
+        threads: stats.sum { |s| s[:threads] },
+        **worker_means(workers)
       )
       @samples << sample
       sample
@@ -102,6 +111,14 @@ module Rackbench
     end
 
     private
+
+    def worker_means(workers)
+      return {} if workers.empty?
+
+      pss = workers.map { |s| s[:pss_bytes] }
+      { workers: workers.size, worker_rss_bytes: workers.sum { |s| s[:rss_bytes] } / workers.size,
+        worker_pss_bytes: pss.all? ? pss.sum / workers.size : nil }
+    end
 
     def process_stat(pid)
       stat = read("#{@proc}/#{pid}/stat") or return nil

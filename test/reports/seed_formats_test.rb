@@ -120,7 +120,8 @@ module Rackbench
       assert_equal %w[rack-hello-reqs rack-hello-latency rack-hello-at-concurrency-1-timeline
                       rack-hello-at-concurrency-10-timeline rack-hello-at-concurrency-1-longest-ms
                       rack-hello-at-concurrency-10-longest-ms
-                      configs-c10-requests-per-s configs-c10-latency-mean-ms], names
+                      configs-c10-requests-per-s endpoints-c10-requests-per-s
+                      configs-c10-latency-mean-ms endpoints-c10-latency-mean-ms], names
       assert(specs.all? { |s| s["spec"]["title"]["subtitle"] == ["not measured: torquebox"] })
     end
   end

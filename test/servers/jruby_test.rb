@@ -36,6 +36,22 @@ class JRubyServersTest < Minitest::Test
     assert_includes File.read(File.join(tmpdir, "trinidad.yml")), "jruby_max_runtimes: 1"
   end
 
+  # TorqueBox 4 boots on Java 17 and listens; whether a request then gets an
+  # answer is this JRuby's to say (9.3 made a RubyHash method final that
+  # torquebox-web 4.0.0.beta3 overrides): either hello world, or a 500 whose
+  # cause is in the server's own log, the text `servers --probe` records.
+  def test_torquebox_4_listens_and_answers_hello_or_logs_why_not
+    deploy({ "server" => "torquebox", "threads" => 4 }, app: app, ready_timeout_s: 150)
+    assert_includes @deployment.commands.first, Rackbench::Servers::Torquebox::SERVER_SCRIPT
+    status, _headers, body = Rackbench::Readiness.get(@deployment.target("/hello"))
+    if status == 200
+      assert_equal "hello world", body
+    else
+      assert_equal 500, status
+      assert_match(/Error|Exception/, @deployment.children.first.log_tail(200))
+    end
+  end
+
   def test_jruby_servers_see_their_own_gems_and_debians_outside_bundler
     env = Rackbench::Servers.fetch("trinidad").new("server" => "trinidad").env
     assert_equal [File.join(Rackbench::ROOT, "vendor", "jruby", "trinidad"), "/usr/share/jruby/lib/ruby/gems/shared"],

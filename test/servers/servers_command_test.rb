@@ -37,10 +37,28 @@ class ServersCommandTest < Minitest::Test
     assert_includes out, "balance (fair / round-robin / hash / sticky)"
   end
 
-  def test_a_server_that_cannot_run_here_shows_its_reason
-    skip "TorqueBox can run here" unless Rackbench::Servers.fetch("torquebox").unavailable_reason
-    _, out, = run_cli("servers")
-    assert_match(/server\s+torquebox .*fails here: .*JBoss AS 7/, out)
+  # TorqueBox 4 on this JRuby starts, then fails each request; the probe keeps
+  # what the server's log said about the failed answer, not just its status.
+  def test_a_probe_whose_server_answers_an_error_records_the_error_its_log_names
+    klass = Class.new(Rackbench::Servers.fetch("puma")) do
+      def self.server_name = "puma"
+
+      def command(bind:, **)
+        [RbConfig.ruby, "-rsocket", "-e", <<~RUBY]
+          server = TCPServer.new("127.0.0.1", #{bind.port})
+          loop do
+            client = server.accept
+            client.readpartial(4096)
+            warn "RuntimeError: the app raised on \#{client.object_id}"
+            client.write("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            client.close
+          end
+        RUBY
+      end
+    end
+    outcome = Rackbench::CLI::Servers::Probe.new(cache_path: File.join(tmpdir, "probe.json")).server(klass)
+    assert_equal "fails", outcome["status"]
+    assert_match(%r{GET /hello answered 500 .*RuntimeError: the app raised}, outcome["reason"])
   end
 
   def test_probe_starts_the_server_and_remembers_that_it_works

@@ -33,7 +33,10 @@ module Rackbench
       # 004's side-by-side figures: a row per figure, or a column per figure when the configs do not fit 120 columns.
       assert_match(/^\| Server load \(cores busy\) |\| cores busy \|/, out)
       assert_charts_drawn(charts, at_least: 4, named: [/longest-ms/, /server-load/])
-      assert_verdicts(out, 5)
+      assert_verdicts(out, 6)
+      assert_match(/Here, unlike the article:\n.*fair stands in for it/m, out)
+      mongrels = cells.select { |c| c["server"] == "mongrel" }
+      assert_equal [true] * 3, mongrels.map { |c| c["config"]["lock"] }, "the claims' Mongrels serve one request at a time"
     end
   end
 end

@@ -18,6 +18,14 @@ module Rackbench
       assert_match "Smoke run (--smoke): duration_s 60 -> 1.5", out
       assert_verdicts(out, 8)
       assert_unavailable_server_kept_with_its_reason("torquebox", cells, out)
+      assert_trinidad_serves_the_rack_cells(cells)
+    end
+
+    # Trinidad (JRuby) measures every Rack cell, hello and sleep, without an error.
+    def assert_trinidad_serves_the_rack_cells(cells)
+      rack = cells.select { |c| c["server"] == "trinidad" && c["config"]["app"].nil? }
+      assert_equal 5, rack.size, rack.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
+      rack.each { |c| assert_equal ["ok", 0], [c["status"], c.errors], "trinidad #{c["endpoint"]}: #{c["reason"]}" }
     end
 
     # TorqueBox needs Java <= 8: where it cannot run, its seven cells (hello x2,

@@ -19,6 +19,26 @@ module Rackbench
       supervisor.stop_all
     end
 
+    # 003_766978340d4031d9.txt's per-worker memory: the mean of the processes
+    # below the root (a master's workers), each holding its own 20 MB string.
+    def test_a_worker_is_one_process_below_the_root_and_its_memory_is_theirs_not_the_masters
+      supervisor = Supervisor.new
+      script = "2.times { fork { x = 'a' * 20_000_000; x << 'b'; sleep 30 } }; sleep 30"
+      child = supervisor.spawn(["ruby", "-e", script], name: "forks", log_path: File.join(tmpdir, "w.log"))
+      sampler = Sampler.new(root_pids: [child.pid])
+      sample = wait_until(message: "2 workers of 20 MB") do
+        s = sampler.take
+        s.workers == 2 && s.worker_rss_bytes > 20_000_000 && s
+      end
+      assert_operator sample.worker_rss_bytes, :<, sample.rss_bytes, "a worker is less than the whole tree"
+      assert_operator sample.worker_pss_bytes, :<=, sample.worker_rss_bytes
+      summary = Sampler.summarize(sampler.stop)
+      assert_equal 2, summary["workers_max"]
+      assert_operator summary["worker_pss_max_bytes"], :>, 20_000_000
+    ensure
+      supervisor.stop_all
+    end
+
     def test_cpu_time_grows_while_the_tree_computes
       supervisor = Supervisor.new
       child = supervisor.spawn(["ruby", "-e", "loop { 2**64 }"], name: "spin", log_path: File.join(tmpdir, "s.log"))

@@ -15,7 +15,7 @@ module Rackbench
     #   timeline     req/s over time from the native engine's series, a line per config (000);
     #                {kind: timeline, metric: p99_ms}: each second's p99 latency instead
     #   bars         a bar per config for one metric (default req/s) (001, 002, 004)
-    #   tuning       configs on the x axis, a bar per endpoint, at the highest concurrency (003)
+    #   tuning       configs on the x axis, a bar per endpoint, and the reverse, at the highest concurrency (003)
     #
     #   Specs.new(run, cells).all  # => [{"name"=>"hello-reqs", "title"=>..., "spec"=>{...}}]
     class Specs
@@ -105,15 +105,18 @@ module Rackbench
         ok = list.select(&:ok?)
         return [] if ok.empty?
 
-        %w[requests_per_s latency_mean_ms].map do |metric|
+        %w[requests_per_s latency_mean_ms].flat_map do |metric|
           values = ok.map { |f| { "config" => f.label, "endpoint" => f.cell["endpoint"], "value" => f.metric(metric) } }
           unit = Article::Figures::METRICS.fetch(metric)[2]
-          chart("configs-c#{top}-#{metric.tr("_", "-")}", "Configurations at concurrency #{top}: #{unit}", missing(list),
-                "data" => { "values" => values }, "mark" => { "type" => "bar", "tooltip" => true },
-                "encoding" => { "x" => { "field" => "config", "type" => "nominal", "sort" => nil, "title" => nil },
-                                "xOffset" => { "field" => "endpoint", "type" => "nominal" },
-                                "y" => { "field" => "value", "type" => "quantitative", "title" => unit },
-                                "color" => { "field" => "endpoint", "type" => "nominal" } })
+          # The article's chart (configs on the x axis, a bar per endpoint), then rotated.
+          [%w[config endpoint configs Configurations], %w[endpoint config endpoints Endpoints]].map do |x, series, name, title|
+            chart("#{name}-c#{top}-#{metric.tr("_", "-")}", "#{title} at concurrency #{top}: #{unit}", missing(list),
+                  "data" => { "values" => values }, "mark" => { "type" => "bar", "tooltip" => true },
+                  "encoding" => { "x" => { "field" => x, "type" => "nominal", "sort" => nil, "title" => nil },
+                                  "xOffset" => { "field" => series, "type" => "nominal" },
+                                  "y" => { "field" => "value", "type" => "quantitative", "title" => unit },
+                                  "color" => { "field" => series, "type" => "nominal" } })
+          end
         end
       end
 

@@ -28,6 +28,7 @@ module Rackbench
         out << heading.map { |l| "#{l}  \n" }.join
         out << "#{summary.scaled_text}\n" if summary.scaled_text
         out << "\nThe article found:\n\n#{wrap(article["found"]).gsub(/^/, "> ")}\n" if article["found"]
+        out << differences(article["differences"]) if article["differences"]
         out << not_measured
         (article["tables"] || ["three_column"]).each do |format|
           report = Reports.fetch(format).new(run, cells)
@@ -38,6 +39,9 @@ module Rackbench
       end
 
       private
+
+      # How this run departs from the article (a suite's article: differences:).
+      def differences(list) = "\nHere, unlike the article:\n#{list.map { |d| "- #{wrap(d)}\n" }.join}"
 
       # Each server that could not run, once, with its reason.
       def not_measured

@@ -8,15 +8,18 @@ module Rackbench
     # gcc's -Werror=format-security is relaxed, so bin/setup installs it into
     # vendor/mongrel (outside the bundle: it pins daemons 1.0.10). Rack has no
     # Mongrel handler any more; mongrel/rack_server.rb is ours. TCP only.
-    # 004's cluster is instances behind a proxy:
+    # 004's cluster is instances behind a proxy, each serving one request at a
+    # time as the article's Rails 2 did under its global lock (lock: true wraps
+    # the app in Rack::Lock; requests queue in Mongrel's threads):
     #
-    #   - {server: mongrel, instances: 3, proxy: {proxy: lighttpd, balance: round-robin}}
+    #   - {server: mongrel, instances: 3, lock: true, proxy: {proxy: lighttpd, balance: round-robin}}
     class Mongrel < Base
       NAME = "mongrel"
       GEM = "mongrel"
       VERSION = "1.2.0.pre2"
       GEM_HOME = File.join(ROOT, "vendor", "mongrel")
       SERVER_SCRIPT = File.join(__dir__, "mongrel", "rack_server.rb")
+      knob :lock, "true: one request at a time (Rack::Lock, like Rails 2's global lock); default false"
 
       class << self
         def supports_unix? = false
@@ -34,9 +37,20 @@ module Rackbench
         end
       end
 
-      def command(app:, bind:, **)
-        [ruby, SERVER_SCRIPT, bind.port.to_s, app]
+      def validate!
+        super
+        unless [nil, true, false].include?(config["lock"])
+          raise ConfigError, "server mongrel: lock must be true or false, got #{config["lock"].inspect}"
+        end
+
+        self
       end
+
+      def command(app:, bind:, **)
+        [ruby, SERVER_SCRIPT, bind.port.to_s, app, *("--lock" if locked?)]
+      end
+
+      def locked? = config["lock"] == true
 
       # Outside bundler, with vendor/mongrel beside the system's gems.
       def env

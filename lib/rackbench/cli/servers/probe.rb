@@ -102,8 +102,8 @@ module Rackbench
             REQUESTS.times do
               status, _headers, body = Readiness.get(deployment.target("/hello"))
               unless status == 200 && body.include?("hello world")
-                raise ServiceError,
-                      "GET /hello answered #{status} #{body[0, 80].inspect}"
+                raise ServiceError.new("GET /hello answered #{status} #{body[0, 80].inspect}",
+                                       log_tail: deployment.children.map { |c| c.log_tail(200) }.join("\n"))
               end
             end
           ensure

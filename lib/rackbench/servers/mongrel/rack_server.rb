@@ -3,9 +3,11 @@
 # Serves a config.ru on Mongrel 1.2 (004_d5fd84afbf770cf8.txt's server). Rack
 # dropped its Mongrel handler long ago, so this is the handler: Mongrel parses
 # HTTP and calls #process; we build the Rack env and write Rack's answer.
-# Started by Rackbench::Servers::Mongrel as: ruby rack_server.rb PORT CONFIG_RU
+# Started by Rackbench::Servers::Mongrel as: ruby rack_server.rb PORT CONFIG_RU [--lock]
+# --lock serves one request at a time (Rack::Lock), as a Rails 2 Mongrel did.
 require "mongrel"
 require "rack"
+require "rack/lock"
 require "stringio"
 
 # One Mongrel handler in front of one Rack app.
@@ -43,9 +45,10 @@ class RackbenchMongrelHandler < Mongrel::HttpHandler
   end
 end
 
-port, rackup = ARGV
+port, rackup, lock = ARGV
 app = Rack::Builder.parse_file(rackup)
 app = app.first if app.is_a?(Array) # rack < 3 returns [app, options]
+app = Rack::Lock.new(app) if lock == "--lock"
 server = Mongrel::HttpServer.new("127.0.0.1", Integer(port))
 server.register("/", RackbenchMongrelHandler.new(app))
 warn "mongrel #{Mongrel::Const::MONGREL_VERSION} listening on 127.0.0.1:#{port}"
