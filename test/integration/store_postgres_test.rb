@@ -12,20 +12,30 @@ module Rackbench
   class StorePostgresTest < Minitest::Test
     include StoreExamples
 
-    # One cluster for the whole class, stopped when the tests end.
+    # One cluster for the whole class, stopped when the class's tests end
+    # (Minitest runs a class's tests together): left running, it would be a
+    # leftover process to every later test of the same process.
     def self.server
       @server ||= begin
         supervisor = Supervisor.new
         service = Services.fetch("postgres").new("service" => "postgres", "settings" => { "fsync" => "off" })
         dir = Dir.mktmpdir("rackbench-store-pg")
         url = service.start(supervisor, dir).fetch(service.class::ENV_KEY)
-        Minitest.after_run do
+        @stop = lambda do
           service.stop(supervisor)
           supervisor.stop_all
           FileUtils.rm_rf(dir)
         end
         url
       end
+    end
+
+    def self.run(*)
+      super
+    ensure
+      @stop&.call
+      @stop = nil
+      @server = nil
     end
 
     def setup

@@ -101,7 +101,7 @@ module Rackbench
       def path_problem(value)
         return "must be a path starting with /" unless value.is_a?(String) && value.start_with?("/")
 
-        "must not contain spaces or control characters" if value.match?(/[\s[:cntrl:]]/)
+        "must not contain spaces or control characters" if value.match?(/[ [:cntrl:]]/)
       end
     end
   end
