@@ -18,9 +18,10 @@ module Rackbench
       path = File.join(tmpdir, "config.ru")
       File.write(path, <<~RUBY)
         count = 0
+        lock = Mutex.new # puma's threads share the count: no increment may be lost
         app = lambda do |env|
-          count += 1
-          if count == #{after}
+          n = lock.synchronize { count += 1 }
+          if n == #{after}
             begin
               File.open(#{marker.inspect}, File::CREAT | File::EXCL | File::WRONLY).close
               #{fault}
