@@ -22,8 +22,8 @@ module Rackbench
 
       class << self
         def gem_spec
-          Dir[File.join(GEM_HOME, "specifications", "itsi-server-*.gemspec")].map { |f| Gem::Specification.load(f) }
-                                                                           .max_by(&:version)
+          specs = Dir[File.join(GEM_HOME, "specifications", "itsi-server-*.gemspec")]
+          specs.map { |f| Gem::Specification.load(f) }.max_by(&:version)
         end
 
         def unavailable_reason
