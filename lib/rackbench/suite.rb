@@ -109,7 +109,7 @@ module Rackbench
       overrides = overrides.dup
       smoke = overrides.delete("smoke")
       scale = overrides.delete("scale")
-      apply_overrides(smoke ? "smoke" : "scale") if smoke || scale
+      apply_overrides(smoke ? "smoke" : "scale", pin: overrides["pin"]) if smoke || scale
       apply_smoke_statistics if smoke
       validate_overrides_given(overrides)
       @data.merge!(overrides)

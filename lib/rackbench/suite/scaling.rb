@@ -61,32 +61,36 @@ module Rackbench
                                   "(a whole number > 0), got #{cpus.inspect}")
       end
 
-      def apply_overrides(block)
-        changes = []
-        deferred = {}
-        @data[block].each do |key, value|
-          if key == "note" then next
-          elsif key == "endpoints" && value.is_a?(Hash) then changes += map_for_endpoints(value)
-          elsif value == BY_CPUS then deferred[key] = value
-          elsif value.is_a?(Hash) then changes += map_everywhere(key, value)
-          elsif @data[key] != value
-            changes << { "key" => key, "from" => @data[key], "to" => value }
-            @data[key] = value
-          end
-        end
+      # pin: the command line's --[no-]pin, which wins over the block's and the
+      # suite's (so workers: by_cpus counts the CPUs the server will get).
+      def apply_overrides(block, pin: nil)
+        given = @data[block].reject { |key, value| key == "note" || value == BY_CPUS }
+        changes = given.flat_map { |key, value| apply_override(key, value) }
         scaled = { "by" => block, "changes" => changes }
-        # After pin: is set, so the CPUs counted are those the server will get.
-        unless deferred.empty?
-          scaled["cpus"] = cpus_here
-          deferred.each_key { |key| changes.concat(map_everywhere(key, cpu_mapping(key, scaled["cpus"]))) }
+        # After the block's pin: is set, so the CPUs counted are those the server will get.
+        by_cpus = @data[block].select { |_, value| value == BY_CPUS }.keys
+        unless by_cpus.empty?
+          scaled["cpus"] = cpus_here(pin.nil? ? @data["pin"] : pin)
+          by_cpus.each { |key| changes.concat(map_everywhere(key, cpu_mapping(key, scaled["cpus"]))) }
         end
         scaled["note"] = @data[block]["note"] if @data[block]["note"]
         @data["scaled"] = scaled
       end
 
+      # The changes one key of a block makes.
+      def apply_override(key, value)
+        return map_for_endpoints(value) if key == "endpoints" && value.is_a?(Hash)
+        return map_everywhere(key, value) if value.is_a?(Hash)
+        return [] if @data[key] == value
+
+        change = { "key" => key, "from" => @data[key], "to" => value }
+        @data[key] = value
+        [change]
+      end
+
       # {"server" => CPUs the server gets here, "pinned" => bool, "article" => the article's}
-      def cpus_here
-        pinning = Pinning.choose(enabled: @data["pin"])
+      def cpus_here(pin)
+        pinning = Pinning.choose(enabled: pin)
         { "server" => pinning.enabled? ? pinning.server_cpus.size : Pinning.available_cpus.size,
           "pinned" => pinning.enabled?, "article" => @data.dig("article", "cpus") }
       end

@@ -74,6 +74,11 @@ module Rackbench
         assert_equal({ "server" => 7, "pinned" => true, "article" => 4 }, pinned["scaled"]["cpus"])
         assert_equal 7, pinned["servers"][0]["workers"]
       end
+      Pinning.stub(:available_cpus, (0..7).to_a) do
+        unpinned = Suite.new("#{SUITE}scale: {workers: by_cpus}\n", path: "scaled.yml",
+                                                                    overrides: { "scale" => true, "pin" => false })
+        assert_equal [8, false], [unpinned["servers"][0]["workers"], unpinned["pin"]], "--no-pin wins, and the CPUs follow it"
+      end
       Pinning.stub(:available_cpus, [0, 1]) do
         suite = load("scale: {workers: by_cpus}\n")
         assert_equal 1, suite["servers"][0]["workers"], "a quarter of 4 workers on 1 server CPU, at least one"
