@@ -31,8 +31,8 @@ module Rackbench
     # Mongrels, one request at a time each, measured without an error.
     def assert_mongrel_cluster_measured_and_compared(cells, out)
       mongrel = cells.select { |c| c["server"] == "mongrel" }
-      assert_equal [["ok", 0, 4, true]], mongrel.map { |c| [c["status"], c.errors, c["config"]["instances"], c["config"]["lock"]] },
-                   mongrel.map { |c| c["reason"] }.inspect
+      seen = mongrel.map { |c| [c["status"], c.errors, c["config"]["instances"], c["config"]["lock"]] }
+      assert_equal [["ok", 0, 4, true]], seen, mongrel.map { |c| c["reason"] }.inspect
       assert_match(/^- Thin x4 behind nginx is significantly faster than a Mongrel cluster behind nginx: (yes|no|not shown), /,
                    out)
     end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "cgi"
 require_relative "seed_smoke"
 
 module Rackbench
@@ -15,6 +16,7 @@ module Rackbench
       measured = cells.select { |c| c["status"] == "ok" }
       assert(measured.all? { |c| c.repeats.first.result.series.size >= 2 }, "a cell kept no series")
       assert_charts_drawn(charts, at_least: 6, named: [/timeline/, /requests-per-s/])
+      assert_timelines_for_every_graph(cells, charts)
       assert_match "Smoke run (--smoke): duration_s 60 -> 1.5", out
       assert_verdicts(out, 8)
       assert_unavailable_server_kept_with_its_reason("torquebox", cells, out)
@@ -27,6 +29,23 @@ module Rackbench
       itsi = cells.select { |c| c["server"] == "itsi" }
       assert_equal 7, itsi.size, itsi.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
       itsi.each { |c| assert_equal ["ok", 0], [c["status"], c.errors], "itsi #{c["endpoint"]}: #{c["reason"]}" }
+    end
+
+    # The article's graphs are req/s over time, one per test and client count:
+    # each measured one gets a req/s and a p99 timeline, a line per server.
+    def assert_timelines_for_every_graph(cells, charts)
+      return if Charts::Renderer.unavailable_reason
+
+      svgs = charts.to_h { |c| [File.basename(c, ".svg"), c] }
+      measured = cells.select { |c| c["status"] == "ok" }
+      graphs = measured.group_by { |c| [c["config"]["app"] || "rack", c["endpoint"], c["concurrency"]] }
+      assert_operator graphs.size, :>=, 6
+      graphs.each do |(app, endpoint, concurrency), servers|
+        slug = Charts::Frame.slug("#{app} #{endpoint} at concurrency #{concurrency}")
+        assert svgs["#{slug}-timeline-p99"], "no p99 timeline for #{slug}"
+        svg = File.read(svgs.fetch("#{slug}-timeline"))
+        servers.each { |c| assert_includes svg, CGI.escapeHTML(c["label"]), "#{slug}: no line for #{c["label"]}" }
+      end
     end
 
     # Trinidad (JRuby) measures every Rack cell, hello and sleep, without an error.
