@@ -8,6 +8,7 @@ module Rackbench
     # x86_64-linux build carrying an extension per Ruby (3.1 among them);
     # bin/setup installs it into vendor/itsi, outside the bundle, as Mongrel
     # is: it pins json ~> 2 (rackbench's bundle has json 3) and brings rb_sys.
+    # Like Mongrel it runs from there even for an app with its own bundle.
     # Itsi writes a pid file into ITSI_SERVER_PID_DIR (else .itsi.pid in the
     # app's folder): the command points it at the run folder.
     #
