@@ -36,6 +36,17 @@ class JRubyServersTest < Minitest::Test
     assert_includes File.read(File.join(tmpdir, "trinidad.yml")), "jruby_max_runtimes: 1"
   end
 
+  # The bundled Rails app on JRuby's Rails 6.1 (bin/setup installs it beside
+  # Trinidad): /hello through the router and a controller, /template-render
+  # through Action View, then a short load without an error.
+  def test_trinidad_serves_the_bundled_rails_app_under_load_without_errors
+    assert_serves_hello({ "server" => "trinidad", "runtimes" => 1 }, app: Rackbench::Apps.path("rails"),
+                                                                     ready_timeout_s: 150)
+    status, _headers, body = Rackbench::Readiness.get(@deployment.target("/template-render"))
+    assert_equal 200, status
+    assert_includes body, "<title>Catalogue</title>"
+  end
+
   # TorqueBox 4 boots on Java 17 and listens; whether a request then gets an
   # answer is this JRuby's to say (9.3 made a RubyHash method final that
   # torquebox-web 4.0.0.beta3 overrides): either hello world, or a 500 whose
