@@ -29,9 +29,18 @@ module Rackbench
 
       def self.install_hint = "jruby -S gem install --install-dir vendor/jruby/torquebox torquebox-web:#{PINNED}"
 
+      # "4.0.0.beta3+patched" once bin/setup renamed the overrides: provenance
+      # says which jar served, and a probe of the unpatched jar is not reused.
+      def self.version
+        installed = super
+        installed && patched? ? "#{installed}+patched" : installed
+      end
+
+      def self.patched? = File.exist?(File.join(gem_home, PATCHED))
+
       def self.unavailable_reason
         reason = super
-        return reason if reason || File.exist?(File.join(gem_home, PATCHED))
+        return reason if reason || patched?
 
         "torquebox-web's classes are not renamed for JRuby 9.3 (every request would answer 500): " \
           "bin/setup runs jruby #{PATCH.delete_prefix("#{ROOT}/")} vendor/jruby/torquebox"
