@@ -59,7 +59,7 @@ class JRubyServersTest < Minitest::Test
 
   def test_torquebox_4_serves_the_bundled_rails_app_under_load_without_errors
     assert_serves_hello({ "server" => "torquebox", "threads" => 4 }, app: Rackbench::Apps.path("rails"),
-                                                                      ready_timeout_s: 150, warmup_requests: 100)
+                                                                     ready_timeout_s: 150, warmup_requests: 100)
     status, _headers, body = Rackbench::Readiness.get(@deployment.target("/fibonacci/10"))
     assert_equal [200, "fibonacci(10) = 55"], [status, body]
   end

@@ -20,7 +20,7 @@ module Rackbench
                 utf8("I"), utf8("ConstantValue")]
         field = u2(0x0002, 12, 13, 1) + u2(14) + [2].pack("N") + u2(5)
         keys = u2(keys_flags, 9, 10, 0)
-        helper = u2(0x0002, 11, 10, 1) + u2(14) + [3].pack("N") + "abc"
+        helper = "#{u2(0x0002, 11, 10, 1)}#{u2(14)}#{[3].pack("N")}abc"
         [0xCAFEBABE].pack("N") + u2(0, 52) + u2(15) + pool.join + u2(0x0021, 2, 4) + u2(1, 8) +
           u2(1) + field + u2(2) + keys + helper + u2(0)
       end
@@ -28,15 +28,15 @@ module Rackbench
       def test_it_reads_the_class_its_superclass_and_each_methods_flags_name_and_descriptor
         klass = JavaClassFile.new(class_bytes(keys_flags: 0x0011))
         assert_equal %w[Sub Base], [klass.name, klass.super_name]
-        assert_equal [["keys", "()V", true, true], ["helper", "()V", false, false]],
-                     klass.method_infos.map { |m| [m.name, m.descriptor, m.final?, m.overridable?] }
+        assert_equal([["keys", "()V", true, true], ["helper", "()V", false, false]],
+                     klass.method_infos.map { |m| [m.name, m.descriptor, m.final?, m.overridable?] })
       end
 
       def test_renaming_a_method_appends_its_new_name_and_leaves_the_rest_as_it_was
         original = class_bytes
         renamed = JavaClassFile.new(original).rename_methods([%w[keys ()V]]) { |name| "#{name}$x" }
         again = JavaClassFile.new(renamed)
-        assert_equal [["keys$x", "()V"], ["helper", "()V"]], again.method_infos.map { |m| [m.name, m.descriptor] }
+        assert_equal([["keys$x", "()V"], ["helper", "()V"]], again.method_infos.map { |m| [m.name, m.descriptor] })
         assert_equal original.bytesize + 3 + "keys$x".bytesize, renamed.bytesize
         assert_equal 16, renamed.byteslice(8, 2).unpack1("n"), "one more constant in the pool"
         assert_equal original.byteslice(-20, 20), renamed.byteslice(-20, 20), "the methods' other bytes are untouched"

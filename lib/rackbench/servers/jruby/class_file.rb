@@ -27,12 +27,12 @@ module Rackbench
       # One method_info: where its name index sits in the file, to rewrite it.
       MethodInfo = Struct.new(:access_flags, :name, :descriptor, :name_index_offset) do
         def final?
-          (access_flags & ACC_FINAL) != 0
+          access_flags.anybits?(ACC_FINAL)
         end
 
         # A method that a subclass's method of the same name and descriptor would override.
         def overridable?
-          (access_flags & (ACC_PRIVATE | ACC_STATIC)).zero?
+          access_flags.nobits?(ACC_PRIVATE | ACC_STATIC)
         end
       end
 
@@ -78,9 +78,11 @@ module Rackbench
       def u1
         take(1).unpack1("C")
       end
+
       def u2
         take(2).unpack1("n")
       end
+
       def u4
         take(4).unpack1("N")
       end

@@ -38,7 +38,7 @@ module Rackbench
 
       # Rewrites each jar that has a clash; writes STAMP; answers its lines.
       def run
-        jars = Dir[File.join(@gem_home, JARS)].sort
+        jars = Dir[File.join(@gem_home, JARS)].sort # rubocop:disable Lint/RedundantDirGlobSort -- Ruby 2.6's Dir[] does not sort
         raise ArgumentError, "no torquebox-web jars under #{@gem_home}" if jars.empty?
 
         lines = jars.flat_map { |jar| patch_jar(jar) }
@@ -61,7 +61,9 @@ module Rackbench
           next if clashes.empty?
 
           renamed[entry] = klass.rename_methods(clashes) { |name| name + SUFFIX }
-          clashes.each { |name, descriptor| lines << "#{File.basename(jar)} #{klass.name}.#{name}#{descriptor} -> #{name}#{SUFFIX}" }
+          clashes.each do |name, descriptor|
+            lines << "#{File.basename(jar)} #{klass.name}.#{name}#{descriptor} -> #{name}#{SUFFIX}"
+          end
         end
         rewrite(jar, renamed) unless renamed.empty?
         lines
@@ -88,7 +90,7 @@ module Rackbench
 
       def read_resource(path)
         stream = java.lang.Object.java_class.getResourceAsStream(path) ||
-                 java.lang.Thread.currentThread.getContextClassLoader.getResourceAsStream(path[1..-1])
+                 java.lang.Thread.currentThread.getContextClassLoader.getResourceAsStream(path[1..])
         stream && String.from_java_bytes(stream.readAllBytes)
       ensure
         stream&.close
