@@ -18,9 +18,27 @@ module Rackbench
       probes = store.measurements(store.run["id"])
       assert_operator probes.size, :>=, 4, "growth, bisection and confirmations are all stored"
       assert(probes.all? { |m| m.config["rate"] }, "each probe records its offered rate")
+      assert_the_reports_show_the_answer(store.run["id"], out[/^puma x0:1: sustains .*$/])
       assert_nothing_left
     ensure
       store&.close
+    end
+
+    # The answer is stored with the run: every report of it says it again,
+    # and the html page draws the knee curve (one config: no heat map).
+    def assert_the_reports_show_the_answer(run_id, sentence)
+      _, table, = run_cli("report", run_id.to_s, "--results", tmpdir)
+      assert_includes table, "Recommended: #{sentence}"
+      _, markdown, = run_cli("report", run_id.to_s, "--format", "markdown", "--results", tmpdir)
+      assert_includes markdown, "**Recommended: #{sentence}**"
+      _, path, = run_cli("report", run_id.to_s, "--format", "html", "--results", tmpdir)
+      html = File.read(path.strip)
+      names = html.scan(/data-name="([^"]+)"/).flatten
+      assert_equal %w[tune-knees tune-memory], names
+      knees = JSON.parse(html[%r{<script type="application/json" id="rackbench-charts">(.*?)</script>}m, 1]).first
+      points = knees["layer"][1]["data"]["values"]
+      assert_equal Store.new(tmpdir).measurements(run_id).size, points.size, "a point per probe"
+      assert(points.any? { |p| p["met"] } && points.any? { |p| !p["met"] }, "the knee lies between probes that met and missed")
     end
 
     def test_a_memory_budget_below_every_config_gives_one_clear_message

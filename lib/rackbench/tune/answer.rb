@@ -59,10 +59,11 @@ module Rackbench
 
       def to_h
         { "slo" => @slo.to_s, "memory_bytes" => @memory_bytes, "recommendation" => best&.config, "sentence" => sentence,
+          "problem" => problem, "table" => table, "label" => best&.label,
           "configs" => @tuner.outcomes.map do |o|
             { "config" => o.config, "label" => o.label, "sustainable_rate" => o.rate, "ci" => o.ci&.to_a,
               "p99_ms" => o.p99_ms, "pss_bytes" => o.pss_bytes, "cpu_percent" => o.cpu_percent, "error" => o.error,
-              "probes" => o.knee&.probes&.map { |p| { "rate" => p.rate, "met" => p.met } } }
+              "probes" => o.knee&.probes&.map { |p| { "rate" => p.rate, "met" => p.met, "error" => p.error }.compact } }
           end }
       end
 
