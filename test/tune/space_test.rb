@@ -37,6 +37,13 @@ module Rackbench
         assert(Space.new("falcon").grid.all? { |c| c["model"] == "hybrid" })
       end
 
+      def test_every_config_of_every_space_is_one_its_server_accepts
+        Space::SPACES.each_key do |server|
+          Space.new(server, vary: ["yjit"]).grid.each { |config| Servers.fetch(server).new(config).validate! }
+        end
+        Space.new("puma", vary: %w[preload fork_worker]).grid.each { |config| Servers.fetch("puma").new(config).validate! }
+      end
+
       def test_bad_spaces_name_the_option_and_value
         assert_equal "tune knows the configs of #{Space::SPACES.keys.join(", ")}; got --server \"webrick\"",
                      assert_raises(ConfigError) { Space.new("webrick") }.message

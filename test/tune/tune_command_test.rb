@@ -49,6 +49,40 @@ module Rackbench
       assert_nothing_left
     end
 
+    def test_a_mix_is_tuned_as_one_traffic_and_each_probe_sends_every_member
+      status, out, err = run_cli("tune", "--mix", "/hello=1,/sleep/50=1", "--slo", "p99<=300ms", "--budget", "1",
+                                 "--results", tmpdir)
+      assert_equal 0, status, "#{out}\n#{err}"
+      assert_match %r{^rackbench tune: puma on rack mix /hello=1,/sleep/50=1}, out
+      store = Store.new(tmpdir)
+      probe = store.measurements(store.run["id"]).max_by(&:requests)
+      sent = probe.repeats.first.result.endpoints.to_h { |e| [e["name"], e["requests"]] }
+      assert_equal %w[/hello /sleep/50], sent.keys.sort
+      assert(sent.values.all?(&:positive?), sent.inspect)
+      assert_nothing_left
+    ensure
+      store&.close
+    end
+
+    def suite(text) = File.join(tmpdir, "suite.yml").tap { |path| File.write(path, text) }
+
+    def test_a_suite_file_names_the_app_the_endpoint_and_the_server_to_tune
+      path = suite("app: rack\nendpoints: [/sleep/50]\nservers:\n  - {server: unicorn, workers: 2}\n")
+      status, out, err = run_cli("tune", path, "--slo", "p99<=300ms", "--budget", "1", "--results", tmpdir)
+      assert_equal 0, status, "#{out}\n#{err}"
+      assert_match %r{^rackbench tune: unicorn on .*/config.ru /sleep/50, p99 <= 300.0 ms}, out
+      assert_match %r{^unicorn x1: sustains \d+ req/s}, out
+      assert_nothing_left
+    end
+
+    def test_a_suite_with_several_endpoints_and_no_mix_asks_for_one
+      path = suite("app: rack\nendpoints: [/hello, /sleep/50]\nservers: [{server: puma}]\n")
+      status, _, err = run_cli("tune", path, "--slo", "p99<=300ms")
+      assert_equal 2, status
+      assert_match "#{path}: tune takes one endpoint or a mix; this suite has 2 (/hello, /sleep/50): choose one with --endpoint",
+                   err
+    end
+
     def test_bad_options_name_themselves
       status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "fast")
       assert_equal 2, status
@@ -56,6 +90,13 @@ module Rackbench
       status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--budget", "soon")
       assert_equal 2, status
       assert_match "--budget: cannot read \"soon\"", err
+      status, _, err = run_cli("tune", "--mix", "/hello=1,/sleep", "--slo", "p99<=1s")
+      assert_equal [2, "rackbench: --mix: cannot read \"/sleep\"; write PATH=WEIGHT, e.g. /sleep/50=80"], [status, err.lines.last.strip]
+      status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--threads", "4,many")
+      assert_equal [2, "rackbench: --threads: want a list of whole numbers like 1,2,4, got \"4,many\""], [status, err.lines.last.strip]
+      status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--vary", "jit")
+      assert_equal 2, status
+      assert_match "--vary: cannot vary \"jit\"", err
     end
   end
 

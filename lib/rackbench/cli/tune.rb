@@ -24,18 +24,22 @@ module Rackbench
 
       def call
         parser.parse!(@argv)
-        raise ConfigError, "tune needs --endpoint PATH (e.g. --endpoint /sleep/50) or --mix" unless @endpoint || @mix
+        from_suite(@argv.shift) if @argv.first
+        raise ConfigError, "tune takes one suite file, got also #{@argv.first.inspect}" unless @argv.empty?
         raise ConfigError, "tune takes --endpoint or --mix, not both" if @endpoint && @mix
+        unless @endpoint || @mix || @workload
+          raise ConfigError, "tune needs --endpoint PATH (e.g. --endpoint /sleep/50), --mix, or a suite file"
+        end
         raise ConfigError, "tune needs --slo (e.g. --slo 'p99<=100ms')" unless @slo
 
         space = Rackbench::Tune::Space.new(@server, values: @values, vary: @vary)
         store = Store.new(@results)
         supervisor = Supervisor.new
         supervisor.trap_signals
-        @out.puts "rackbench tune: #{@server} on #{@app} #{@endpoint || mix_text}, #{@slo}" \
+        @out.puts "rackbench tune: #{@server} on #{@app} #{@endpoint || (@mix && mix_text) || @workload_text}, #{@slo}" \
                   "#{", memory <= #{(@memory_bytes / 1_048_576.0).round} MB" if @memory_bytes}, " \
                   "#{@grid ? "full grid" : "budget #{@budget_s.round} s"}"
-        tuner = Rackbench::Tune::Tuner.new(app: @app, endpoint: @endpoint, mix: @mix, space: space, slo: @slo, store: store,
+        tuner = Rackbench::Tune::Tuner.new(app: @app, endpoint: @endpoint, mix: @mix, workload: @workload, space: space, slo: @slo, store: store,
                                            supervisor: supervisor, budget_s: @budget_s, grid: @grid,
                                            memory_bytes: @memory_bytes, out: @out).run
         answer = tuner.answer
@@ -55,6 +59,7 @@ module Rackbench
       def parser
         OptionParser.new do |o|
           o.banner = "Usage: rackbench tune --endpoint PATH --slo 'p99<=100ms' [options]\n" \
+                     "       rackbench tune SUITE.yml --slo 'p99<=100ms' [options]   (its app, endpoint or mix, server)\n" \
                      "Finds the config of a server that sustains the highest open-loop rate under the SLO.\n" \
                      "Exit 0 with a recommendation, 3 when no config qualifies, 2 on bad input."
           o.on("--endpoint PATH", "the endpoint to tune for (e.g. /sleep/50)") { |p| @endpoint = p }
@@ -64,8 +69,14 @@ module Rackbench
           o.on("--slo SLO", "latency and error bounds, e.g. 'p99<=100ms' or 'p999<=1s,errors<=1%'") do |s|
             @slo = Rackbench::Tune::Slo.parse(s)
           end
-          o.on("--server NAME", Rackbench::Tune::Space::SPACES.keys, "server (default puma)") { |s| @server = s }
-          o.on("--app APP", "a bundled app (#{Apps.names.join(", ")}) or a config.ru (default rack)") { |a| @app = a }
+          o.on("--server NAME", Rackbench::Tune::Space::SPACES.keys, "server (default puma)") do |s|
+            @server = s
+            @server_given = true
+          end
+          o.on("--app APP", "a bundled app (#{Apps.names.join(", ")}) or a config.ru (default rack)") do |a|
+            @app = a
+            @app_given = true
+          end
           o.on("--memory SIZE", "PSS budget of the whole server tree at the knee, e.g. 512MB, 2GB") do |m|
             @memory_bytes = bytes(m)
           end
@@ -81,6 +92,27 @@ module Rackbench
             @vary = l
           end
           o.on("--results DIR|URL", "results folder or postgres:// URL") { |r| @results = r }
+        end
+      end
+
+      # rackbench tune SUITE.yml: the suite's app, its endpoint (or its mix,
+      # when it has one) and its first server, unless the options say otherwise.
+      def from_suite(path)
+        suite = Suite.load(path)
+        @app = suite.app_path unless @app_given
+        @server = suite.server_configs.first["server"] unless @server_given
+        endpoints = suite.endpoints
+        return if @endpoint || @mix
+
+        if suite["mix"]
+          @workload = { "endpoints" => suite["endpoints"], "mix" => suite["mix"] }
+          @workload_text = "the suite's mix"
+        elsif endpoints.size == 1
+          @workload = { "endpoints" => suite["endpoints"] }
+          @workload_text = endpoints.first["path"]
+        else
+          raise ConfigError, "#{path}: tune takes one endpoint or a mix; this suite has #{endpoints.size} " \
+                             "(#{endpoints.map { |e| e["name"] }.join(", ")}): choose one with --endpoint"
         end
       end
 

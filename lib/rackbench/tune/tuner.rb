@@ -28,12 +28,12 @@ module Rackbench
       attr_reader :outcomes, :run_id, :elapsed_s, :answer
 
       # endpoint: a path ("/sleep/50"), or mix: [[path, weight], ...] to tune
-      # against a weighted mix of endpoints served at once (Traffic).
-      def initialize(app:, space:, slo:, store:, supervisor:, budget_s:, endpoint: nil, mix: nil, grid: false,
-                     memory_bytes: nil, out: nil)
+      # against a weighted mix of endpoints served at once (Traffic), or
+      # workload: a suite's "endpoints" (one) and "mix" keys as they are.
+      def initialize(app:, space:, slo:, store:, supervisor:, budget_s:, endpoint: nil, mix: nil, workload: nil,
+                     grid: false, memory_bytes: nil, out: nil)
         @app = app
-        @endpoint = endpoint
-        @mix = mix
+        @workload = workload || workload_of(endpoint, mix)
         @space = space
         @slo = slo
         @store = store
@@ -73,12 +73,12 @@ module Rackbench
 
       private
 
-      def suite_data
-        data = { "name" => "tune", "app" => @app, "servers" => @space.grid }
-        return data.merge("endpoints" => [@endpoint]) unless @mix
+      def suite_data = { "name" => "tune", "app" => @app, "servers" => @space.grid }.merge(@workload)
 
-        data.merge("endpoints" => @mix.map(&:first).uniq,
-                   "mix" => @mix.map { |path, weight| { "endpoint" => path, "weight" => weight } })
+      def workload_of(endpoint, mix)
+        return { "endpoints" => [endpoint] } unless mix
+
+        { "endpoints" => mix.map(&:first).uniq, "mix" => mix.map { |path, weight| { "endpoint" => path, "weight" => weight } } }
       end
 
       def settings
