@@ -51,20 +51,20 @@ module Rackbench
         values = configs.select { |c| c["threads"] && c["rate"] }
         return nil if values.map { |c| c["workers"] }.uniq.size < 2 || values.map { |c| c["threads"] }.uniq.size < 2
 
-        Frame.chart("tune-heat-map", "Sustainable req/s at #{@answer["slo"]}: workers x threads", {
-                      "data" => { "values" => values },
-                      "facet" => facet(values),
-                      "spec" => {
-                        "width" => 260, "height" => 200,
-                        "layer" => [
-                          { "mark" => { "type" => "rect", "tooltip" => true },
-                            "encoding" => axes.merge("color" => { "field" => "rate", "type" => "quantitative",
-                                                                  "title" => "req/s", "scale" => { "scheme" => "viridis" } }) },
-                          { "mark" => { "type" => "text", "color" => "white" },
-                            "encoding" => axes.merge("text" => { "field" => "rate", "type" => "quantitative", "format" => ".0f" }) }
-                        ]
-                      }
-                    }.compact).tap { |c| c["spec"].delete("width") && c["spec"].delete("height") }
+        layers = { "layer" => [
+          { "mark" => { "type" => "rect", "tooltip" => true },
+            "encoding" => axes.merge("color" => { "field" => "rate", "type" => "quantitative", "title" => "req/s",
+                                                  "scale" => { "scheme" => "viridis" } }) },
+          { "mark" => { "type" => "text", "color" => "white" },
+            "encoding" => axes.merge("text" => { "field" => "rate", "type" => "quantitative", "format" => ".0f" }) }
+        ] }
+        body = if (facet = facet(values))
+                 { "data" => { "values" => values }, "facet" => facet, "spec" => layers.merge("width" => 220, "height" => 200) }
+               else
+                 { "data" => { "values" => values } }.merge(layers)
+               end
+        Frame.chart("tune-heat-map", "Sustainable req/s at #{@answer["slo"]}: workers x threads", body, width: 300, height: 220)
+          .tap { |c| facet && c["spec"].delete("width") && c["spec"].delete("height") }
       end
 
       def axes
