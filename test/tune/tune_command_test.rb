@@ -91,9 +91,11 @@ module Rackbench
       assert_equal 2, status
       assert_match "--budget: cannot read \"soon\"", err
       status, _, err = run_cli("tune", "--mix", "/hello=1,/sleep", "--slo", "p99<=1s")
-      assert_equal [2, "rackbench: --mix: cannot read \"/sleep\"; write PATH=WEIGHT, e.g. /sleep/50=80"], [status, err.lines.last.strip]
+      assert_equal [2, "rackbench: --mix: cannot read \"/sleep\"; write PATH=WEIGHT, e.g. /sleep/50=80"],
+                   [status, err.lines.last.strip]
       status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--threads", "4,many")
-      assert_equal [2, "rackbench: --threads: want a list of whole numbers like 1,2,4, got \"4,many\""], [status, err.lines.last.strip]
+      assert_equal [2, "rackbench: --threads: want a list of whole numbers like 1,2,4, got \"4,many\""],
+                   [status, err.lines.last.strip]
       status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--vary", "jit")
       assert_equal 2, status
       assert_match "--vary: cannot vary \"jit\"", err

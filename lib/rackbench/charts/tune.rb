@@ -64,7 +64,7 @@ module Rackbench
                  { "data" => { "values" => values } }.merge(layers)
                end
         Frame.chart("tune-heat-map", "Sustainable req/s at #{@answer["slo"]}: workers x threads", body, width: 300, height: 220)
-          .tap { |c| facet && c["spec"].delete("width") && c["spec"].delete("height") }
+             .tap { |c| facet && c["spec"].delete("width") && c["spec"].delete("height") }
       end
 
       def axes

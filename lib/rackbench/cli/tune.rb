@@ -58,12 +58,13 @@ module Rackbench
 
       def parser
         OptionParser.new do |o|
-          o.banner = "Usage: rackbench tune --endpoint PATH --slo 'p99<=100ms' [options]\n" \
-                     "       rackbench tune SUITE.yml --slo 'p99<=100ms' [options]   (its app, endpoint or mix, server)\n" \
+          o.banner = "Usage: rackbench tune --endpoint PATH --slo 'p99<=100ms' [options]\n       " \
+                     "rackbench tune SUITE.yml --slo 'p99<=100ms' [options]   (its app, endpoint or mix, server)\n" \
                      "Finds the config of a server that sustains the highest open-loop rate under the SLO.\n" \
                      "Exit 0 with a recommendation, 3 when no config qualifies, 2 on bad input."
           o.on("--endpoint PATH", "the endpoint to tune for (e.g. /sleep/50)") { |p| @endpoint = p }
-          o.on("--mix PATH=WEIGHT,...", Array, "tune for a weighted mix served at once, e.g. /sleep/50=80,/fibonacci/25=20") do |l|
+          o.on("--mix PATH=WEIGHT,...", Array,
+               "tune for a weighted mix served at once, e.g. /sleep/50=80,/fibonacci/25=20") do |l|
             @mix = l.map { |term| mix_member(term) }
           end
           o.on("--slo SLO", "latency and error bounds, e.g. 'p99<=100ms' or 'p999<=1s,errors<=1%'") do |s|
@@ -88,7 +89,8 @@ module Rackbench
           o.on("--threads LIST", Array, "thread counts to try, e.g. 4,8,16 (default: the server's)") do |l|
             @values["threads"] = whole_numbers("--threads", l)
           end
-          o.on("--vary LIST", Array, "also try each of these on and off: #{Rackbench::Tune::Space::SWITCHES.keys.join(", ")}") do |l|
+          o.on("--vary LIST", Array,
+               "also try each of these on and off: #{Rackbench::Tune::Space::SWITCHES.keys.join(", ")}") do |l|
             @vary = l
           end
           o.on("--results DIR|URL", "results folder or postgres:// URL") { |r| @results = r }
@@ -120,7 +122,7 @@ module Rackbench
 
       def mix_member(term)
         m = term.match(%r{\A(/\S*)=(\d+)\z}) or raise ConfigError,
-                                                       "--mix: cannot read #{term.inspect}; write PATH=WEIGHT, e.g. /sleep/50=80"
+                                                      "--mix: cannot read #{term.inspect}; write PATH=WEIGHT, e.g. /sleep/50=80"
         raise ConfigError, "--mix: #{term.inspect} has weight 0" if m[2].to_i.zero?
 
         [m[1], m[2].to_i]

@@ -128,7 +128,10 @@ module Rackbench
         end
         return unless yjit?
 
-        raise ConfigError, "server #{name}: \"yjit\" needs a Ruby built with YJIT; #{RUBY_DESCRIPTION} has none" unless self.class.yjit_available?
+        unless self.class.yjit_available?
+          raise ConfigError,
+                "server #{name}: \"yjit\" needs a Ruby built with YJIT; #{RUBY_DESCRIPTION} has none"
+        end
         raise ConfigError, "server #{name} does not run on this Ruby, so \"yjit\" cannot apply" unless self.class.supports_yjit?
       end
 

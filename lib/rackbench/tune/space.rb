@@ -71,11 +71,17 @@ module Rackbench
       def checked_values(base, values)
         values.each do |name, list|
           raise ConfigError, "--#{name}: #{server} has no #{name} knob to tune (it has #{base.keys.join(", ")})" unless base.key?(name)
-          unless list.is_a?(Array) && !list.empty? && list.all? { |v| v.is_a?(Integer) && v >= (name == "workers" && server == "puma" ? 0 : 1) }
-            raise ConfigError, "--#{name}: want a list of whole numbers like 1,2,4, got #{Array(list).join(",").inspect}"
-          end
+          next if whole_numbers?(name, list)
+
+          raise ConfigError, "--#{name}: want a list of whole numbers like 1,2,4, got #{Array(list).join(",").inspect}"
         end
         values.transform_values { |list| list.uniq.sort }
+      end
+
+      # Puma's workers may be 0 (single mode); every other count starts at 1.
+      def whole_numbers?(name, list)
+        least = name == "workers" && server == "puma" ? 0 : 1
+        list.is_a?(Array) && !list.empty? && list.all? { |v| v.is_a?(Integer) && v >= least }
       end
 
       def switches(vary)
