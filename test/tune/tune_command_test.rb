@@ -119,6 +119,14 @@ module Rackbench
         assert_match(%r{\Apuma x0:16: sustains 600 req/s}, Answer.new(tuned, slo: slo, memory_bytes: 200 << 20).sentence)
         assert_match "(over --memory)", Answer.new(tuned, slo: slo, memory_bytes: 200 << 20).table
       end
+
+      def test_rates_closer_than_the_search_can_tell_apart_recommend_the_config_with_the_least_memory
+        tuned = Tuned.new([outcome("puma x0:2", 130.0, 60), outcome("puma x0:1", 125.0, 30), outcome("puma x4:1", 100.0, 20)])
+        answer = Answer.new(tuned, slo: Slo.parse("p99<=100ms"), memory_bytes: nil)
+        assert_equal "puma x0:1: sustains 125 req/s at p99 <= 100.0 ms, errors <= 0.1 %, 30 MB PSS; 1 other config sustains " \
+                     "within 11 % of the highest (puma x0:2, 130 req/s), closer than the rate search can tell apart: " \
+                     "this one uses the least memory", answer.sentence
+      end
     end
   end
 end

@@ -24,6 +24,9 @@ module Rackbench
       CONFIRMATIONS = 2
       MIN_RATE = 1.0
       MAX_PROBES = 14
+      # How close two sustainable rates can be and still be told apart: the
+      # bracket's step after the bisection (1.5^(1/4) - 1, about 11 %).
+      RESOLUTION = (GROWTH**(1.0 / (2**BISECT_STEPS))) - 1
 
       attr_reader :probes, :rate
 
