@@ -4,6 +4,7 @@ require "psych"
 require_relative "suite/ranges"
 require_relative "suite/own_app_keys"
 require_relative "suite/host_keys"
+require_relative "suite/scaling"
 
 module Rackbench
   # A suite file, read and validated. Errors name the file, the line and the key.
@@ -19,15 +20,15 @@ module Rackbench
   #     - {server: puma, threads: 16}
   #     - {server: unicorn, workers: 2}
   #
-  # smoke: and scale: hold overrides that --smoke and --scale apply (smoke wins
-  # when both are given). A plain value replaces the suite's; a mapping such as
-  # `concurrency: {500: 100, 250: 50}` rewrites those values wherever the key
-  # appears (the suite, its endpoints, its server entries). What changed is kept
-  # in data["scaled"], so every output can say what was scaled.
+  # smoke: and scale: hold overrides that --smoke and --scale apply (Suite::Scaling):
+  # a plain value replaces the suite's; a mapping (`concurrency: {500: 100}`)
+  # rewrites those values everywhere, or for the endpoints named; `workers:
+  # by_cpus` scales by the server's CPUs. What changed is kept in data["scaled"].
   class Suite
     include Ranges
     include OwnAppKeys
     include HostKeys
+    include Scaling
 
     BUILTIN_DIR = File.join(__dir__, "suites")
 
@@ -108,9 +109,7 @@ module Rackbench
       overrides = overrides.dup
       smoke = overrides.delete("smoke")
       scale = overrides.delete("scale")
-      if smoke || scale
-        apply_overrides(smoke ? "smoke" : "scale")
-      end
+      apply_overrides(smoke ? "smoke" : "scale", pin: overrides["pin"]) if smoke || scale
       apply_smoke_statistics if smoke
       validate_overrides_given(overrides)
       @data.merge!(overrides)
@@ -259,51 +258,6 @@ module Rackbench
         ok = levels.is_a?(Array) && levels.all? { |c| c.is_a?(Integer) && c.positive? }
         raise error(["endpoints", i, "concurrency"], "must be a list of whole numbers > 0, got #{levels.inspect}") unless ok
       end
-    end
-
-    # Keys of smoke:/scale: must be suite keys; a mapping must map numbers to numbers.
-    def validate_overrides(block)
-      (@data[block] || {}).each do |key, value|
-        # A mapping may rewrite a server knob too (workers: {4: 2}); a plain value must be a suite key.
-        KEYS.fetch(key) { raise error([block, key], "unknown key; known keys: #{KEYS.keys.join(", ")}") } unless value.is_a?(Hash)
-        raise error([block, key], "cannot be overridden in #{block}") if %w[name smoke scale article].include?(key)
-        next unless value.is_a?(Hash)
-
-        bad = value.find { |from, to| !from.is_a?(Numeric) || !to.is_a?(Numeric) }
-        raise error([block, key], "a mapping must map numbers to numbers (like {500: 100}), got #{bad.inspect}") if bad
-      end
-    end
-
-    def apply_overrides(block)
-      changes = []
-      @data[block].each do |key, value|
-        if value.is_a?(Hash)
-          changes += map_everywhere(key, value)
-        elsif @data[key] != value
-          changes << { "key" => key, "from" => @data[key], "to" => value }
-          @data[key] = value
-        end
-      end
-      @data["scaled"] = { "by" => block, "changes" => changes }
-    end
-
-    # Rewrites key's values by mapping in the suite, its endpoints and its server entries.
-    def map_everywhere(key, mapping)
-      changes = []
-      remap = lambda do |holder|
-        old = holder[key]
-        return if old.nil?
-
-        new = old.is_a?(Array) ? old.map { |v| mapping.fetch(v, v) }.uniq : mapping.fetch(old, old)
-        Array(old).zip(Array(old).map { |v| mapping.fetch(v, v) }).each do |from, to|
-          changes << { "key" => key, "from" => from, "to" => to } unless from == to
-        end
-        holder[key] = new
-      end
-      remap.call(@data)
-      @data["endpoints"].each { |e| remap.call(e) if e.is_a?(Hash) }
-      @data["servers"].each { |s| remap.call(s) }
-      changes.uniq
     end
 
     def validate_list(key)

@@ -68,6 +68,25 @@ module Rackbench
       assert_equal "yes", v["answer"]
     end
 
+    def test_a_change_made_for_one_endpoint_maps_only_the_claims_on_it
+      spec = { "says" => "Puma beats Unicorn", "a" => PUMA, "b" => UNICORN, "endpoint" => "sleep", "concurrency" => 250 }
+      for_sleep = { "by" => "scale", "changes" => [{ "key" => "concurrency", "from" => 250, "to" => 50, "endpoint" => "sleep" }] }
+      assert_equal "yes", verdict(spec, for_sleep)["answer"]
+      for_hello = { "by" => "scale", "changes" => [{ "key" => "concurrency", "from" => 250, "to" => 50, "endpoint" => "hello" }] }
+      assert_equal "not measured", verdict(spec, for_hello)["answer"], "sleep was measured at 50, not at the article's 250"
+      assert_equal "yes", verdict(spec.merge("endpoint" => "/sleep"), for_sleep)["answer"], "the claim names the path"
+    end
+
+    def test_a_claim_needing_more_server_cpus_than_the_run_had_cannot_show_here_and_keeps_its_figures
+      spec = { "says" => "Puma beats Unicorn", "a" => PUMA, "b" => UNICORN, "endpoint" => "sleep", "needs_cpus" => 4 }
+      v = Article::Claim.new(spec, cells, server_cpus: 1).verdict
+      assert_equal "cannot show here", v["answer"]
+      assert_match "a difference needs 4 CPUs for the server and it had 1 CPU here (measured: yes, 4.1x", v["detail"]
+      assert_equal "yes", Article::Claim.new(spec, cells, server_cpus: 4).verdict["answer"]
+      failed = spec.merge("a" => { "server" => "passenger" })
+      assert_equal "not measured", Article::Claim.new(failed, cells, server_cpus: 1).verdict["answer"]
+    end
+
     def test_good_requests_per_s_leaves_rejected_requests_out_of_the_rate
       rejecting = cell("passenger", { "server" => "passenger" }, endpoint: "sleep", concurrency: 50, rps: 1000.0, requests: 1000,
                                                                  rejected: 900)

@@ -84,6 +84,22 @@ module Rackbench
       assert_match "Not measured:           (reason above)", text
     end
 
+    def test_article_says_what_was_scaled_for_which_endpoint_by_how_many_cpus_and_where_the_server_ran
+      article = { "title" => "t", "machine" => "4 cores, ab on it", "cpus" => 4, "tables" => ["ab"] }
+      scaled = { "by" => "scale", "note" => "Only sleep ties workers to clients.",
+                 "cpus" => { "server" => 2, "pinned" => false, "article" => 4 },
+                 "changes" => [{ "key" => "concurrency", "from" => 500, "to" => 100, "endpoint" => "sleep" },
+                               { "key" => "workers", "from" => 4, "to" => 2 }] }
+      text = render("article", hash_rr, article: article, scaled: scaled)
+      assert_match "Scaled for this machine (--scale): concurrency of sleep 500 -> 100; workers 4 -> 2 " \
+                   "(by CPUs: the server's 2, not pinned, against the article's 4). Only sleep ties workers to clients.", text
+      assert_match "The article's machine: 4 cores, ab on it. Here the server had 2 CPUs, not pinned (shared with the " \
+                   "load generator).", text.gsub(/\s+/, " ")
+      run = stored_run(article: article).merge("pinning" => { "server_cpus" => [0], "client_cpus" => [1] })
+      pinned = Reports.fetch("article").new(run, hash_rr).render
+      assert_match "Here the server had 1 CPU, pinned (the load generator on another).", pinned.gsub(/\s+/, " ")
+    end
+
     def test_article_states_each_failure_reason_once_however_many_cells_and_claims_it_touches
       reason = "torquebox cannot run here: needs Java 8"
       cells = [10, 100].flat_map do |c|

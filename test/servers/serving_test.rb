@@ -23,6 +23,8 @@ class ServingTest < Minitest::Test
     "passenger_standalone" => { "server" => "passenger", "workers" => 2 },
     "apache_with_mod_passenger" => { "server" => "apache_passenger", "workers" => 2 },
     "mongrel" => { "server" => "mongrel" },
+    "itsi_single" => { "server" => "itsi", "threads" => 4 },
+    "itsi_cluster" => { "server" => "itsi", "workers" => 2, "threads" => 2 },
     "command_template" => { "server" => "command", "command" => "puma -b tcp://127.0.0.1:{port} -t {threads}:{threads} {app}",
                             "threads" => 2, "ready_url" => "/hello" }
   }.freeze
@@ -46,6 +48,17 @@ class ServingTest < Minitest::Test
     assert_serves_hello({ "server" => "mongrel", "instances" => 3,
                           "proxy" => { "proxy" => "lighttpd", "balance" => "round-robin" } })
     assert_equal 3, @deployment.backends.size
+  end
+
+  def test_itsi_on_a_unix_socket_serves_with_its_workers_and_keeps_its_pid_file_in_the_run_folder
+    deploy({ "server" => "itsi", "workers" => 2, "threads" => 2, "bind" => "unix" })
+    assert File.socket?(@deployment.bind.socket_path)
+    5.times { assert_equal [200, "hello world"], Rackbench::Readiness.get(@deployment.target("/hello")).values_at(0, 2) }
+    leader = @deployment.pids.first
+    workers = Rackbench::ProcessTable.pids.count { |pid| Rackbench::ProcessTable.stat_fields(pid)&.[](1).to_i == leader }
+    assert_equal 2, workers, "itsi forked its two workers"
+    assert_equal leader, File.read(File.join(tmpdir, "itsi.pid")).to_i
+    refute File.exist?(File.join(File.dirname(HELLO_APP), ".itsi.pid")), "nothing written into the app's folder"
   end
 
   def test_passenger_leaves_no_watchdog_behind_after_stop

@@ -62,7 +62,7 @@ module Rackbench
     def assert_verdicts(out, count)
       section = out[/^This run against the article:\n((?:- .*\n)+)/, 1].to_s
       assert_equal count, section.lines.size, "verdicts:\n#{section}"
-      section.lines.each { |l| assert_match(/: (yes|no|not shown|not measured), \S/, l) }
+      section.lines.each { |l| assert_match(/: (yes|no|not shown|not measured|cannot show here), \S/, l) }
     end
   end
 end

@@ -19,6 +19,14 @@ module Rackbench
       assert_verdicts(out, 8)
       assert_unavailable_server_kept_with_its_reason("torquebox", cells, out)
       assert_trinidad_serves_the_rack_cells(cells)
+      assert_itsi_serves_every_cell(cells)
+    end
+
+    # Itsi, today's server beside Puma: hello x2, sleep x3, Rails hello and fibonacci, without an error.
+    def assert_itsi_serves_every_cell(cells)
+      itsi = cells.select { |c| c["server"] == "itsi" }
+      assert_equal 7, itsi.size, itsi.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
+      itsi.each { |c| assert_equal ["ok", 0], [c["status"], c.errors], "itsi #{c["endpoint"]}: #{c["reason"]}" }
     end
 
     # Trinidad (JRuby) measures every Rack cell, hello and sleep, without an error.

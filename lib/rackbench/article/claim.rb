@@ -14,19 +14,25 @@ module Rackbench
     #     b: {server: unicorn, workers: 4}
     #     endpoint: /sleep/2000
     #     concurrency: 50          # default: the highest level measured for the endpoint
+    #     needs_cpus: 4            # a difference needs the server to have 4 CPUs (001: one per Thin socket)
     #
     # Knob values and concurrency are written as in the article; when the run
     # was scaled (--scale, --smoke) they are mapped the same way its suite was.
     # A claim is decided by the CI of a Comparison (Stats), never by a point
     # estimate: "yes" when the CI supports it, "no" when the CI contradicts it,
     # "not shown" when the CI allows both (the ratio and its CI say how close).
-    # #verdict => {"says"=>, "answer"=>"yes"|"no"|"not shown"|"not measured", "detail"=>, "sentence"=>}
+    # A claim that needs more server CPUs than the run's server had (needs_cpus,
+    # server_cpus: from the run's pinning) answers "cannot show here" whatever
+    # the CI: on fewer CPUs the compared configurations end up alike by construction.
+    # #verdict => {"says"=>, "answer"=>"yes"|"no"|"not shown"|"not measured"|"cannot show here", "detail"=>, "sentence"=>}
     class Claim
       KINDS = %w[beats ties leads no_errors warms_up].freeze
+      CANNOT_SHOW = "cannot show here"
 
-      def initialize(spec, cells, scaled: nil)
+      def initialize(spec, cells, scaled: nil, server_cpus: nil)
         @spec = spec
         @cells = cells
+        @server_cpus = server_cpus
         @mapping = mapping_from(scaled)
         @metric = spec.fetch("metric", "requests_per_s")
         _, @better, = Figures::METRICS.fetch(@metric) { raise ConfigError, "claim #{says.inspect}: unknown metric #{@metric.inspect}" }
@@ -38,8 +44,11 @@ module Rackbench
 
       def verdict
         answer, detail = public_send("check_#{kind}")
+        answer, detail = too_few_cpus(answer, detail) if too_few_cpus?
         { "says" => says, "answer" => answer, "detail" => detail, "sentence" => "#{says}: #{answer}, #{detail}" }
       end
+
+      def too_few_cpus? = @spec["needs_cpus"] && @server_cpus && @server_cpus < @spec["needs_cpus"]
 
       # Holds when the ratio's CI lies above 1 (and, with `factor: [lo, hi]`,
       # "about twice as fast", when the CI overlaps that band); "no" when the
@@ -143,6 +152,15 @@ module Rackbench
 
       def pair = [find(@spec["a"]), find(@spec["b"])]
 
+      # The figures stay beside the answer, which the CPUs decide (a failed cell stays "not measured").
+      def too_few_cpus(answer, detail)
+        return [answer, detail] if answer == "not measured"
+
+        cpus = "#{@server_cpus} CPU#{"s" unless @server_cpus == 1}"
+        [CANNOT_SHOW, "a difference needs #{@spec["needs_cpus"]} CPUs for the server and it had #{cpus} here " \
+                      "(measured: #{answer}, #{detail})"]
+      end
+
       def compare(a, b) = Comparison.new(a.measurement, b.measurement, metric: @metric)
 
       # "1.23x [1.15, 1.31]": how many times better a is, with the CI.
@@ -198,9 +216,13 @@ module Rackbench
 
       def map(key, value) = @mapping.dig(key, value) || value
 
-      # {"workers"=>{4=>2}, "concurrency"=>{500=>100}} from the run's data["scaled"].
+      # {"workers"=>{4=>2}, "concurrency"=>{500=>100}} from the run's data["scaled"]
+      # (a change made for one endpoint only maps the claims on that endpoint).
       def mapping_from(scaled)
-        (scaled || {}).fetch("changes", []).each_with_object({}) do |change, map|
+        changes = (scaled || {}).fetch("changes", [])
+        mine = [endpoint, *@cells.select { |c| c["path"] == endpoint }.map { |c| c["endpoint"] }]
+        kept = changes.reject { |c| c["endpoint"] && !mine.include?(c["endpoint"]) }
+        kept.each_with_object({}) do |change, map|
           (map[change["key"]] ||= {})[change["from"]] = change["to"]
         end
       end

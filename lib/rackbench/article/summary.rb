@@ -23,19 +23,45 @@ module Rackbench
       def article = settings["article"] || {}
       def scaled = settings["scaled"]
 
-      # "concurrency 500 -> 100, 250 -> 50; duration_s 30 -> 10", or nil.
+      # "concurrency 500 -> 100, 250 -> 50; duration_s 30 -> 10", or nil. A
+      # change made for one endpoint names it ("concurrency of sleep 500 ->
+      # 100"), workers scaled by CPUs say by how many, and the block's note follows.
       def scaled_text
         changes = scaled&.dig("changes") || []
         return nil if changes.empty?
 
-        by_key = changes.group_by { |c| c["key"] }.map do |key, list|
-          "#{key} #{list.map { |c| "#{show(c["from"])} -> #{show(c["to"])}" }.join(", ")}"
+        by_key = changes.group_by { |c| [c["key"], c["endpoint"]] }.map do |(key, endpoint), list|
+          "#{key}#{" of #{endpoint}" if endpoint} #{list.map { |c| "#{show(c["from"])} -> #{show(c["to"])}" }.join(", ")}" \
+            "#{by_cpus_text if scaled["cpus"] && key == "workers"}"
         end
-        "#{scaled["by"] == "smoke" ? "Smoke run (--smoke)" : "Scaled for this machine (--scale)"}: #{by_key.join("; ")}"
+        text = "#{scaled["by"] == "smoke" ? "Smoke run (--smoke)" : "Scaled for this machine (--scale)"}: #{by_key.join("; ")}"
+        scaled["note"] ? "#{text}. #{scaled["note"]}" : text
+      end
+
+      # " (by CPUs: the server's 2, not pinned, against the article's 4)"
+      def by_cpus_text
+        cpus = scaled["cpus"]
+        " (by CPUs: the server's #{cpus["server"]}, #{cpus["pinned"] ? "pinned" : "not pinned"}, " \
+          "against the article's #{cpus["article"]})"
       end
 
       def verdicts
-        (article["claims"] || []).map { |spec| Claim.new(spec, cells, scaled: scaled).verdict }
+        (article["claims"] || []).map { |spec| Claim.new(spec, cells, scaled: scaled, server_cpus: server_cpus).verdict }
+      end
+
+      # The CPUs the server could run on: its pinned set, else every core (shared with the load generator).
+      def server_cpus = run.dig("pinning", "server_cpus")&.size || run.dig("machine", "cores")
+
+      def pinned? = !run.dig("pinning", "server_cpus").nil?
+
+      # "The article's machine: 4 cores (8 hyper-threads), ab on it. Here the server had 1 CPU, pinned
+      # (the load generator on another)." from the article's machine: (and cpus:), or nil.
+      def cpus_text
+        return nil unless article["machine"] && server_cpus
+
+        here = "#{server_cpus} CPU#{"s" unless server_cpus == 1}"
+        how = pinned? ? "pinned (the load generator on another)" : "not pinned (shared with the load generator)"
+        "The article's machine: #{article["machine"]}. Here the server had #{here}, #{how}."
       end
 
       def figures = cells.map { |c| Figures.new(c) }

@@ -27,6 +27,7 @@ module Rackbench
         out << "## #{article["title"]}\n\nSeed: #{article["seed"]}\n\n" if article["title"]
         out << heading.map { |l| "#{l}  \n" }.join
         out << "#{summary.scaled_text}\n" if summary.scaled_text
+        out << "\n#{wrap(summary.cpus_text)}\n" if summary.cpus_text
         out << "\nThe article found:\n\n#{wrap(article["found"]).gsub(/^/, "> ")}\n" if article["found"]
         out << differences(article["differences"]) if article["differences"]
         out << not_measured

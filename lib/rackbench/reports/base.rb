@@ -118,7 +118,7 @@ module Rackbench
         changes = run.dig("settings", "scaled", "changes") || []
         return nil if changes.empty?
 
-        shown = changes.map { |c| "#{c["key"]} #{c["from"]} -> #{c["to"]}" }.uniq
+        shown = changes.map { |c| "#{c["key"]} #{c["from"]} -> #{c["to"]}#{" (#{c["endpoint"]})" if c["endpoint"]}" }.uniq
         more = shown.size > 6 ? " and #{shown.size - 6} more" : ""
         "#{run.dig("settings", "scaled", "by")}: #{shown.first(6).join(", ")}#{more}"
       end

@@ -258,6 +258,7 @@ module Rackbench
         article = summary.article
         parts = []
         parts << %(<p class="scaled">#{h(summary.scaled_text)}</p>) if summary.scaled_text
+        parts << %(<p class="cpus">#{h(summary.cpus_text)}</p>) if summary.cpus_text
         parts << "<blockquote>#{h(article["found"]).gsub(/\n\s*\n/, "</p><p>")}</blockquote>" if article["found"]
         parts << %(<div class="grid">#{page.article.map { |c| figure(c) }.join}</div>) unless page.article.empty?
         (article["tables"] || []).each do |format|
