@@ -38,14 +38,26 @@ class JRubyServersTest < Minitest::Test
   end
 
   # The bundled Rails app on JRuby's Rails 6.1 (bin/setup installs it beside
-  # Trinidad): /hello through the router and a controller, /template-render
-  # through Action View, then a short load without an error.
-  def test_trinidad_serves_the_bundled_rails_app_under_load_without_errors
+  # Trinidad): /hello through the router and a controller under a short load,
+  # /template-render through Action View, and /db (SQLite through its JDBC
+  # driver) under a short load, each without an error.
+  def test_trinidad_serves_the_bundled_rails_app_and_its_db_under_load_without_errors
     assert_serves_hello({ "server" => "trinidad", "runtimes" => 1 }, app: Rackbench::Apps.path("rails"),
                                                                      ready_timeout_s: 150, warmup_requests: 100)
     status, _headers, body = Rackbench::Readiness.get(@deployment.target("/template-render"))
     assert_equal 200, status
     assert_includes body, "<title>Catalogue</title>"
+    assert_serves_db
+  end
+
+  # GET /db answers the row it updated, then a short load of /db has no error.
+  def assert_serves_db
+    status, _headers, body = Rackbench::Readiness.get(@deployment.target("/db"))
+    assert_equal 200, status, body
+    assert_match(/\Adb sqlite: updated row \d+, read 10 rows\z/, body)
+    result = short_load("/db", concurrency: 4)
+    assert_operator result.requests, :>=, 20, "#{@deployment.server.label} served /db under load"
+    assert_equal 0, result.error_count, result.errors.inspect
   end
 
   # TorqueBox 4 with its Rack env class renamed for JRuby 9.3 (bin/setup):
@@ -55,6 +67,7 @@ class JRubyServersTest < Minitest::Test
     assert_includes @deployment.commands.first, Rackbench::Servers::Torquebox::SERVER_SCRIPT
     status, _headers, body = Rackbench::Readiness.get(@deployment.target("/sleep/20"))
     assert_equal [200, "slept 20 ms"], [status, body]
+    assert_serves_db
   end
 
   def test_torquebox_4_serves_the_bundled_rails_app_under_load_without_errors

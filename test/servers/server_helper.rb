@@ -20,7 +20,9 @@ module Rackbench
       @supervisor = Supervisor.new
       server = Servers.fetch(config["server"]).new(config).validate!
       assert_nil server.class.unavailable_reason, "bin/setup installs #{server.name}"
-      @deployment = Deployment.new(server, supervisor: @supervisor, dir: tmpdir, app: app, ready_timeout_s: ready_timeout_s).start
+      # The env a run gives an app (/db's SQLite file in the deployment's folder).
+      options = { supervisor: @supervisor, dir: tmpdir, app: app, env: Apps.default_env(tmpdir), ready_timeout_s: }
+      @deployment = Deployment.new(server, **options).start
     end
 
     def short_load(path = "/hello", concurrency: 8)
