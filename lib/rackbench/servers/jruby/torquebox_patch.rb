@@ -14,10 +14,10 @@
 # with the JRuby that will serve, so it reads that JRuby's own classes.
 #
 # What renaming costs: those overrides filled the whole env before answering
-# (keys, values, hash); JRuby 9.3's Ruby methods Hash#keys, #values, #key?,
-# #size, #to_a and #empty? call other Java methods, which the class does not
-# override either, so they see only the entries read so far. #[], #fetch,
-# #each, #each_pair, #select, #merge and #inspect still fill the env first.
+# (keys, values, hash). Under JRuby 9.3, Hash#keys, #key? and #size (tried;
+# #values, #to_a and #empty? going by their Java signatures) call methods the
+# class does not override, so they see only the entries read so far, while
+# #[], #fetch and #each fill it: torquebox_server.rb fills each env first.
 # The file written beside the jars (STAMP) lists what was renamed.
 require "java"
 require_relative "class_file"
