@@ -50,6 +50,9 @@ module Rackbench
       end
 
       def run
+        reason = @engine.unavailable_reason
+        raise ConfigError, "engine #{@engine.name}: #{reason}" if reason
+
         started = now
         suite = Suite.new(suite_data.to_yaml, path: "(tune)")
         @traffic = Traffic.new(suite.endpoints.last)
