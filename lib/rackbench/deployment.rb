@@ -93,6 +93,7 @@ module Rackbench
       argv = server.command(app: @app, bind: bind, dir: dir)
       env = server.env.merge(@env)
       env = @bundle.env.merge(env) if @bundle
+      env = server.yjit_env(env)
       # A gem's executable run by this Ruby goes through the app's bundle; servers
       # started otherwise (JRuby, Passenger, a command) only get its BUNDLE_GEMFILE.
       if @bundle && server.class.gem_name && argv.first == RbConfig.ruby

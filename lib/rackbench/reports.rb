@@ -11,3 +11,4 @@ module Rackbench
 end
 require_relative "reports/base"
 require_relative "reports/parts/mix_breakdown"
+require_relative "reports/parts/tune_answer"

@@ -57,6 +57,12 @@ module Rackbench
       run(id)
     end
 
+    # Adds keys to a run's settings (a tune run's answer, once it is decided).
+    def merge_settings(id, extra)
+      settings = run(id)["settings"] || {}
+      @db[:runs].where(id: id).update(settings_json: settings.merge(extra).to_json)
+    end
+
     def finish_run(id, status)
       @db[:runs].where(id: id).update(status: status, finished_at: now)
     end

@@ -20,7 +20,9 @@ module Rackbench
       @supervisor = Supervisor.new
       server = Servers.fetch(config["server"]).new(config).validate!
       assert_nil server.class.unavailable_reason, "bin/setup installs #{server.name}"
-      @deployment = Deployment.new(server, supervisor: @supervisor, dir: tmpdir, app: app, ready_timeout_s: ready_timeout_s).start
+      # The env a run gives an app (/db's SQLite file in the deployment's folder).
+      options = { supervisor: @supervisor, dir: tmpdir, app: app, env: Apps.default_env(tmpdir), ready_timeout_s: }
+      @deployment = Deployment.new(server, **options).start
     end
 
     def short_load(path = "/hello", concurrency: 8)
@@ -31,10 +33,14 @@ module Rackbench
     end
 
     # The entry serves /hello with "hello world" and a short load has no error.
-    def assert_serves_hello(config, **options)
+    # warmup_requests GETs before the load (a cold JVM's Rails answers a few
+    # dozen requests in its first second on a busy machine).
+    def assert_serves_hello(config, warmup_requests: 1, **options)
       deploy(config, **options)
-      status, _headers, body = Readiness.get(@deployment.target("/hello"))
-      assert_equal [200, "hello world"], [status, body]
+      warmup_requests.times do
+        status, _headers, body = Readiness.get(@deployment.target("/hello"))
+        assert_equal [200, "hello world"], [status, body]
+      end
       result = short_load
       assert_operator result.requests, :>=, 50, "#{@deployment.server.label} served a real load"
       # A connection the server drops or cuts short (puma 8 truncates about one

@@ -30,10 +30,16 @@ module Rackbench
         assert_operator knee.probes.size, :<=, Knee::MAX_PROBES
       end
 
-      def test_a_probe_that_measured_nothing_counts_as_a_miss
+      def test_a_probe_that_measured_nothing_counts_as_a_miss_and_keeps_its_reason
         slo = Slo.parse("p99<=100ms")
-        knee = Knee.new(slo: slo, probe: ->(rate) { rate > 50 ? nil : repeat_at(rate, 1000.0) }).search(60.0)
+        probe = lambda do |rate|
+          raise Knee::Failed, "no request completed" if rate > 50
+
+          repeat_at(rate, 1000.0)
+        end
+        knee = Knee.new(slo: slo, probe: probe).search(60.0)
         assert_operator knee.rate, :<=, 50
+        assert_match(/\Ano request completed( \(\d+x\))?\z/, knee.failures.first)
       end
     end
 
@@ -48,21 +54,6 @@ module Rackbench
         error = assert_raises(ConfigError) { Slo.parse("p98<=100ms") }
         assert_match "--slo: cannot read \"p98<=100ms\"", error.message
         assert_raises(ConfigError) { Slo.parse("errors<=1%") }
-      end
-    end
-
-    class SpaceTest < Minitest::Test
-      def test_the_coarse_grid_spans_each_knob_and_neighbours_are_one_step_away
-        space = Space.new("puma")
-        assert_equal 20, space.grid.size
-        assert_includes space.coarse, { "server" => "puma", "workers" => 0, "threads" => 1 }
-        assert_includes space.coarse, { "server" => "puma", "workers" => 2, "threads" => 16 }
-        near = space.neighbours({ "server" => "puma", "workers" => 2, "threads" => 4 })
-        assert_equal([[1, 4], [4, 4], [2, 2], [2, 8]], near.map { |c| [c["workers"], c["threads"]] })
-      end
-
-      def test_an_unknown_server_is_a_config_error
-        assert_raises(ConfigError) { Space.new("webrick") }
       end
     end
   end

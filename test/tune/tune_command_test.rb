@@ -18,9 +18,27 @@ module Rackbench
       probes = store.measurements(store.run["id"])
       assert_operator probes.size, :>=, 4, "growth, bisection and confirmations are all stored"
       assert(probes.all? { |m| m.config["rate"] }, "each probe records its offered rate")
+      assert_the_reports_show_the_answer(store.run["id"], out[/^puma x0:1: sustains .*$/])
       assert_nothing_left
     ensure
       store&.close
+    end
+
+    # The answer is stored with the run: every report of it says it again,
+    # and the html page draws the knee curve (one config: no heat map).
+    def assert_the_reports_show_the_answer(run_id, sentence)
+      _, table, = run_cli("report", run_id.to_s, "--results", tmpdir)
+      assert_includes table, "Recommended: #{sentence}"
+      _, markdown, = run_cli("report", run_id.to_s, "--format", "markdown", "--results", tmpdir)
+      assert_includes markdown, "**Recommended: #{sentence}**"
+      _, path, = run_cli("report", run_id.to_s, "--format", "html", "--results", tmpdir)
+      html = File.read(path.strip)
+      names = html.scan(/data-name="([^"]+)"/).flatten
+      assert_equal %w[tune-knees tune-memory], names
+      knees = JSON.parse(html[%r{<script type="application/json" id="rackbench-charts">(.*?)</script>}m, 1]).first
+      points = knees["layer"][1]["data"]["values"]
+      assert_equal Store.new(tmpdir).measurements(run_id).size, points.size, "a point per probe"
+      assert(points.any? { |p| p["met"] } && points.any? { |p| !p["met"] }, "the knee lies between probes that met and missed")
     end
 
     def test_a_memory_budget_below_every_config_gives_one_clear_message
@@ -31,6 +49,40 @@ module Rackbench
       assert_nothing_left
     end
 
+    def test_a_mix_is_tuned_as_one_traffic_and_each_probe_sends_every_member
+      status, out, err = run_cli("tune", "--mix", "/hello=1,/sleep/50=1", "--slo", "p99<=300ms", "--budget", "1",
+                                 "--results", tmpdir)
+      assert_equal 0, status, "#{out}\n#{err}"
+      assert_match %r{^rackbench tune: puma on rack mix /hello=1,/sleep/50=1}, out
+      store = Store.new(tmpdir)
+      probe = store.measurements(store.run["id"]).max_by(&:requests)
+      sent = probe.repeats.first.result.endpoints.to_h { |e| [e["name"], e["requests"]] }
+      assert_equal %w[/hello /sleep/50], sent.keys.sort
+      assert(sent.values.all?(&:positive?), sent.inspect)
+      assert_nothing_left
+    ensure
+      store&.close
+    end
+
+    def suite(text) = File.join(tmpdir, "suite.yml").tap { |path| File.write(path, text) }
+
+    def test_a_suite_file_names_the_app_the_endpoint_and_the_server_to_tune
+      path = suite("app: rack\nendpoints: [/sleep/50]\nservers:\n  - {server: unicorn, workers: 2}\n")
+      status, out, err = run_cli("tune", path, "--slo", "p99<=300ms", "--budget", "1", "--results", tmpdir)
+      assert_equal 0, status, "#{out}\n#{err}"
+      assert_match %r{^rackbench tune: unicorn on .*/config.ru /sleep/50, p99 <= 300.0 ms}, out
+      assert_match %r{^unicorn x1: sustains \d+ req/s}, out
+      assert_nothing_left
+    end
+
+    def test_a_suite_with_several_endpoints_and_no_mix_asks_for_one
+      path = suite("app: rack\nendpoints: [/hello, /sleep/50]\nservers: [{server: puma}]\n")
+      status, _, err = run_cli("tune", path, "--slo", "p99<=300ms")
+      assert_equal 2, status
+      assert_match "#{path}: tune takes one endpoint or a mix; this suite has 2 (/hello, /sleep/50): choose one with --endpoint",
+                   err
+    end
+
     def test_bad_options_name_themselves
       status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "fast")
       assert_equal 2, status
@@ -38,6 +90,15 @@ module Rackbench
       status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--budget", "soon")
       assert_equal 2, status
       assert_match "--budget: cannot read \"soon\"", err
+      status, _, err = run_cli("tune", "--mix", "/hello=1,/sleep", "--slo", "p99<=1s")
+      assert_equal [2, "rackbench: --mix: cannot read \"/sleep\"; write PATH=WEIGHT, e.g. /sleep/50=80"],
+                   [status, err.lines.last.strip]
+      status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--threads", "4,many")
+      assert_equal [2, "rackbench: --threads: want a list of whole numbers like 1,2,4, got \"4,many\""],
+                   [status, err.lines.last.strip]
+      status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--vary", "jit")
+      assert_equal 2, status
+      assert_match "--vary: cannot vary \"jit\"", err
     end
   end
 
@@ -57,6 +118,14 @@ module Rackbench
         assert_match(%r{\Apuma x4:5: sustains 900 req/s}, Answer.new(tuned, slo: slo, memory_bytes: nil).sentence)
         assert_match(%r{\Apuma x0:16: sustains 600 req/s}, Answer.new(tuned, slo: slo, memory_bytes: 200 << 20).sentence)
         assert_match "(over --memory)", Answer.new(tuned, slo: slo, memory_bytes: 200 << 20).table
+      end
+
+      def test_rates_closer_than_the_search_can_tell_apart_recommend_the_config_with_the_least_memory
+        tuned = Tuned.new([outcome("puma x0:2", 130.0, 60), outcome("puma x0:1", 125.0, 30), outcome("puma x4:1", 100.0, 20)])
+        answer = Answer.new(tuned, slo: Slo.parse("p99<=100ms"), memory_bytes: nil)
+        assert_equal "puma x0:1: sustains 125 req/s at p99 <= 100.0 ms, errors <= 0.1 %, 30 MB PSS; 1 other config sustains " \
+                     "within 11 % of the highest (puma x0:2, 130 req/s), closer than the rate search can tell apart: " \
+                     "this one uses the least memory", answer.sentence
       end
     end
   end

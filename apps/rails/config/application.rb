@@ -4,6 +4,8 @@
 ENV["RAILS_ENV"] ||= ENV.fetch("RACK_ENV", "production")
 
 require "securerandom"
+# Before rails: Rails 6.1 reads ::Logger, which concurrent-ruby 1.3.5+ no longer loads.
+require "logger"
 require "rails"
 require "action_controller/railtie"
 require "action_view/railtie"
@@ -13,7 +15,9 @@ module RackbenchWorkloads
   # A minimal production-mode Rails app: no database layer (the /db workload
   # talks to its driver, like the other frameworks), no assets, no mailers.
   class Application < Rails::Application
-    config.load_defaults 7.2
+    # Rails 7.2 on MRI (the bundle); Rails 6.1 on JRuby 9.3, whose Ruby 2.6
+    # newer Rails does not support (bin/setup installs it in vendor/jruby).
+    config.load_defaults Rails.gem_version >= Gem::Version.new("7.2") ? 7.2 : 6.1
     config.root = File.expand_path("..", __dir__)
     config.eager_load = true
     config.consider_all_requests_local = false

@@ -31,7 +31,15 @@ module Workloads
       "db #{kind}: updated row #{id}, read #{rows.size} rows"
     end
 
-    POOL = Pool.new { kind == "postgresql" ? Postgres.new(ENV.fetch(URL_ENV)) : Sqlite.new(sqlite_path) }
+    POOL = Pool.new { kind == "postgresql" ? Postgres.new(ENV.fetch(URL_ENV)) : sqlite_class.new(sqlite_path) }
+
+    # The sqlite3 gem's C extension on MRI; its JDBC driver on JRuby (sqlite_jdbc.rb).
+    def sqlite_class
+      return Sqlite unless RUBY_ENGINE == "jruby"
+
+      require_relative "sqlite_jdbc"
+      SqliteJdbc
+    end
 
     def sqlite_path
       ENV.fetch(SQLITE_ENV) { File.join(Dir.tmpdir, "rackbench-app-#{Process.ppid}.sqlite3") }
@@ -44,6 +52,8 @@ module Workloads
 
     # SQLite through the sqlite3 gem, in WAL mode so readers do not wait for the writer.
     class Sqlite
+      SCHEMA = "CREATE TABLE IF NOT EXISTS counters (id INTEGER PRIMARY KEY, name TEXT NOT NULL, hits INTEGER NOT NULL)"
+
       def initialize(path)
         require "sqlite3"
         @db = SQLite3::Database.new(path)
@@ -51,7 +61,7 @@ module Workloads
         @db.execute("PRAGMA journal_mode = WAL")
         @db.execute("PRAGMA synchronous = NORMAL") # with WAL, what Rails sets for SQLite too
         @db.transaction(:immediate) do
-          @db.execute("CREATE TABLE IF NOT EXISTS counters (id INTEGER PRIMARY KEY, name TEXT NOT NULL, hits INTEGER NOT NULL)")
+          @db.execute(SCHEMA)
           Database.names.each { |id, name| @db.execute("INSERT OR IGNORE INTO counters VALUES (?, ?, 0)", [id, name]) }
         end
       end

@@ -18,23 +18,31 @@ module Rackbench
         @server = "puma"
         @budget_s = 240
         @grid = false
+        @values = {}
+        @vary = []
       end
 
       def call
         parser.parse!(@argv)
-        raise ConfigError, "tune needs --endpoint PATH (e.g. --endpoint /sleep/50)" unless @endpoint
+        from_suite(@argv.shift) if @argv.first
+        raise ConfigError, "tune takes one suite file, got also #{@argv.first.inspect}" unless @argv.empty?
+        raise ConfigError, "tune takes --endpoint or --mix, not both" if @endpoint && @mix
+        unless @endpoint || @mix || @workload
+          raise ConfigError, "tune needs --endpoint PATH (e.g. --endpoint /sleep/50), --mix, or a suite file"
+        end
         raise ConfigError, "tune needs --slo (e.g. --slo 'p99<=100ms')" unless @slo
 
-        space = Rackbench::Tune::Space.new(@server)
+        space = Rackbench::Tune::Space.new(@server, values: @values, vary: @vary)
         store = Store.new(@results)
         supervisor = Supervisor.new
         supervisor.trap_signals
-        @out.puts "rackbench tune: #{@server} on #{@app} #{@endpoint}, #{@slo}" \
+        @out.puts "rackbench tune: #{@server} on #{@app} #{@endpoint || (@mix && mix_text) || @workload_text}, #{@slo}" \
                   "#{", memory <= #{(@memory_bytes / 1_048_576.0).round} MB" if @memory_bytes}, " \
                   "#{@grid ? "full grid" : "budget #{@budget_s.round} s"}"
-        tuner = Rackbench::Tune::Tuner.new(app: @app, endpoint: @endpoint, space: space, slo: @slo, store: store,
-                                           supervisor: supervisor, budget_s: @budget_s, grid: @grid, out: @out).run
-        answer = Rackbench::Tune::Answer.new(tuner, slo: @slo, memory_bytes: @memory_bytes)
+        tuner = Rackbench::Tune::Tuner.new(app: @app, endpoint: @endpoint, mix: @mix, workload: @workload, space: space, slo: @slo, store: store,
+                                           supervisor: supervisor, budget_s: @budget_s, grid: @grid,
+                                           memory_bytes: @memory_bytes, out: @out).run
+        answer = tuner.answer
         @out.puts "\n#{answer.table}\n#{answer.sentence}"
         @out.puts "(#{tuner.outcomes.size} configs in #{tuner.elapsed_s.round} s; every probe is run #{tuner.run_id}: " \
                   "rackbench report #{tuner.run_id})"
@@ -50,21 +58,81 @@ module Rackbench
 
       def parser
         OptionParser.new do |o|
-          o.banner = "Usage: rackbench tune --endpoint PATH --slo 'p99<=100ms' [options]\n" \
+          o.banner = "Usage: rackbench tune --endpoint PATH --slo 'p99<=100ms' [options]\n       " \
+                     "rackbench tune SUITE.yml --slo 'p99<=100ms' [options]   (its app, endpoint or mix, server)\n" \
                      "Finds the config of a server that sustains the highest open-loop rate under the SLO.\n" \
                      "Exit 0 with a recommendation, 3 when no config qualifies, 2 on bad input."
           o.on("--endpoint PATH", "the endpoint to tune for (e.g. /sleep/50)") { |p| @endpoint = p }
+          o.on("--mix PATH=WEIGHT,...", Array,
+               "tune for a weighted mix served at once, e.g. /sleep/50=80,/fibonacci/25=20") do |l|
+            @mix = l.map { |term| mix_member(term) }
+          end
           o.on("--slo SLO", "latency and error bounds, e.g. 'p99<=100ms' or 'p999<=1s,errors<=1%'") do |s|
             @slo = Rackbench::Tune::Slo.parse(s)
           end
-          o.on("--server NAME", Rackbench::Tune::Space::SPACES.keys, "server (default puma)") { |s| @server = s }
-          o.on("--app APP", "a bundled app (#{Apps.names.join(", ")}) or a config.ru (default rack)") { |a| @app = a }
+          o.on("--server NAME", Rackbench::Tune::Space::SPACES.keys, "server (default puma)") do |s|
+            @server = s
+            @server_given = true
+          end
+          o.on("--app APP", "a bundled app (#{Apps.names.join(", ")}) or a config.ru (default rack)") do |a|
+            @app = a
+            @app_given = true
+          end
           o.on("--memory SIZE", "PSS budget of the whole server tree at the knee, e.g. 512MB, 2GB") do |m|
             @memory_bytes = bytes(m)
           end
           o.on("--budget TIME", "wall time to spend, in seconds or 4m (default 240)") { |b| @budget_s = seconds(b) }
           o.on("--grid", "try every config instead of a budgeted search") { @grid = true }
+          o.on("--workers LIST", Array, "worker counts to try, e.g. 1,2,4 (default: the server's)") do |l|
+            @values["workers"] = whole_numbers("--workers", l)
+          end
+          o.on("--threads LIST", Array, "thread counts to try, e.g. 4,8,16 (default: the server's)") do |l|
+            @values["threads"] = whole_numbers("--threads", l)
+          end
+          o.on("--vary LIST", Array,
+               "also try each of these on and off: #{Rackbench::Tune::Space::SWITCHES.keys.join(", ")}") do |l|
+            @vary = l
+          end
           o.on("--results DIR|URL", "results folder or postgres:// URL") { |r| @results = r }
+        end
+      end
+
+      # rackbench tune SUITE.yml: the suite's app, its endpoint (or its mix,
+      # when it has one) and its first server, unless the options say otherwise.
+      def from_suite(path)
+        suite = Suite.load(path)
+        @app = suite.app_path unless @app_given
+        @server = suite.server_configs.first["server"] unless @server_given
+        endpoints = suite.endpoints
+        return if @endpoint || @mix
+
+        if suite["mix"]
+          @workload = { "endpoints" => suite["endpoints"], "mix" => suite["mix"] }
+          @workload_text = "the suite's mix"
+        elsif endpoints.size == 1
+          @workload = { "endpoints" => suite["endpoints"] }
+          @workload_text = endpoints.first["path"]
+        else
+          raise ConfigError, "#{path}: tune takes one endpoint or a mix; this suite has #{endpoints.size} " \
+                             "(#{endpoints.map { |e| e["name"] }.join(", ")}): choose one with --endpoint"
+        end
+      end
+
+      def mix_text = "mix #{@mix.map { |path, weight| "#{path}=#{weight}" }.join(",")}"
+
+      def mix_member(term)
+        m = term.match(%r{\A(/\S*)=(\d+)\z}) or raise ConfigError,
+                                                      "--mix: cannot read #{term.inspect}; write PATH=WEIGHT, e.g. /sleep/50=80"
+        raise ConfigError, "--mix: #{term.inspect} has weight 0" if m[2].to_i.zero?
+
+        [m[1], m[2].to_i]
+      end
+
+      def whole_numbers(option, list)
+        list.map do |v|
+          Integer(v, 10)
+        rescue ArgumentError
+          raise ConfigError, "#{option}: want a list of whole numbers like 1,2,4, got #{list.join(",").inspect}"
         end
       end
 

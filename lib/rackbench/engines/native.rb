@@ -26,7 +26,18 @@ module Rackbench
       end
 
       def unavailable_reason
-        "#{EXECUTABLE} is not built: run `bundle exec rake compile` (bin/setup does)" unless available?
+        return "#{EXECUTABLE} is not built: run `bundle exec rake compile` (bin/setup does)" unless available?
+
+        stale = path == BINARY ? self.class.stale_sources(BINARY) : []
+        "#{EXECUTABLE} is older than its sources (#{stale.first(3).join(", ")} changed since it was built): " \
+          "run `bundle exec rake compile` (bin/setup does)" unless stale.empty?
+      end
+
+      # The C sources beside binary that changed after it was built (a pull
+      # without bin/setup): such a binary's JSON may lack newer fields.
+      def self.stale_sources(binary)
+        built = File.mtime(binary)
+        Dir[File.join(File.dirname(binary), "*.{c,h}")].select { |f| File.mtime(f) > built }.map { |f| File.basename(f) }.sort
       end
 
       def version

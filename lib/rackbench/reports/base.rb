@@ -92,6 +92,11 @@ module Rackbench
 
       def settings_text
         s = run["settings"] || {}
+        if (tune = s["tune"])
+          return "tune probes: open loop, #{tune["probe_s"]} s windows after #{tune["probe_warmup_s"]} s warm-up, " \
+                 "one repeat each; the rate's CI comes from the probes at the knee"
+        end
+
         repeats = if s["repeats"] == "auto" || s["repeats"].nil?
                     "repeats auto (#{s["min_repeats"] || 3} to #{s["max_repeats"] || 15} until the throughput CI is " \
                       "within ±#{((s["precision"] || Measurement::DEFAULT_PRECISION) * 100).round(1)} %, " \

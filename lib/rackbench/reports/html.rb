@@ -5,6 +5,7 @@ require "json"
 require_relative "../article/summary"
 require_relative "../charts/page"
 require_relative "../charts/renderer"
+require_relative "../charts/tune"
 require_relative "parts/failures"
 
 module Rackbench
@@ -31,8 +32,13 @@ module Rackbench
         @figures = []
         page = Charts::Page.new(run, cells)
         summary = Rackbench::Article::Summary.new(run, cells)
-        body = [answer(page, summary), scaling_section(page), bars_section(page), cells_section(page),
-                memory_section(page), results_section, article_section(page, summary)].join("\n")
+        tune = Charts::Tune.new(run, cells)
+        body = if tune.charts.empty?
+                 [answer(page, summary), scaling_section(page), bars_section(page), cells_section(page),
+                  memory_section(page), results_section, article_section(page, summary)]
+               else # a tune run: its answer and charts; the probes are the evidence below
+                 [tune_section(tune), results_section]
+               end.join("\n")
         <<~HTML
           <!DOCTYPE html>
           <html lang="en"><head><meta charset="utf-8">
@@ -193,6 +199,20 @@ module Rackbench
       end
 
       def shell_line(argv) = argv.is_a?(Array) ? argv.join(" ") : argv.to_s
+
+      def tune_section(tune)
+        part = TuneAnswer.new(run)
+        <<~HTML
+          <section class="summary" id="tune">
+          <h2>#{h(part.recommendation)}</h2>
+          <p class="note">#{h(part.intro)}. The sustainable rate is the highest open-loop rate that met the SLO,
+          with the 95 % CI of its confirming probes; latency is measured from each request's scheduled send time.</p>
+          <pre>#{h(run.dig("settings", "tune_answer", "table"))}</pre>
+          #{what_ran}
+          </section>
+          <div class="grid">#{tune.charts.map { |c| figure(c) }.join}</div>
+        HTML
+      end
 
       def scaling_section(page)
         rest = page.scaling.flatten.drop(1)

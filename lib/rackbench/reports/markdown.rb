@@ -7,6 +7,7 @@ module Rackbench
     class Markdown < Base
       def render
         out = heading.map { |l| "#{l}  \n" }.join
+        out << TuneAnswer.new(run).markdown
         sections.each do |endpoint, rows|
           out << "\n#### #{endpoint}\n\n"
           out << "| #{COLUMNS.map(&:last).join(" | ")} |\n"

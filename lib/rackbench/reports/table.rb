@@ -13,6 +13,7 @@ module Rackbench
 
       def render
         out = heading.map { |l| "#{wrap(l)}\n" }.join
+        out << TuneAnswer.new(run).text
         sections.each do |endpoint, rows|
           out << "\n#{endpoint}\n" << grid(rows)
         end

@@ -20,7 +20,7 @@ module Rackbench
     # implements #command.
     class Base
       # app, endpoints and concurrency shape the plan (see Plan), not the server.
-      COMMON_KEYS = %w[server label bind port instances proxy app endpoints concurrency host].freeze
+      COMMON_KEYS = %w[server label bind port instances proxy app endpoints concurrency host yjit].freeze
 
       # Where a server listens: a loopback TCP port or a Unix socket path; on
       # a suite's host (Hosts), that host's address (host).
@@ -39,6 +39,10 @@ module Rackbench
 
       class << self
         attr_reader :knob_docs
+
+        # Servers run by this Ruby can turn YJIT on (JRuby's cannot).
+        def supports_yjit? = true
+        def yjit_available? = defined?(RubyVM::YJIT) ? true : false
 
         # Declares a config key this server takes, with its meaning for `rackbench servers`.
         def knob(name, doc)
@@ -103,6 +107,7 @@ module Rackbench
         end
 
         validate_proxy
+        validate_yjit
         raise ConfigError, "server #{name} cannot listen on a Unix socket (bind: unix)" if unix? && !self.class.supports_unix?
 
         self
@@ -115,11 +120,38 @@ module Rackbench
         Proxies.fetch(config["proxy"]["proxy"]).new(config["proxy"]).validate!
       end
 
+      # yjit: true runs the server's Ruby with YJIT (RUBYOPT=--yjit), where this Ruby has it.
+      def validate_yjit
+        return unless config.key?("yjit")
+        unless [true, false].include?(config["yjit"])
+          raise ConfigError, "server #{name}: \"yjit\" must be true or false, got #{config["yjit"].inspect}"
+        end
+        return unless yjit?
+
+        unless self.class.yjit_available?
+          raise ConfigError,
+                "server #{name}: \"yjit\" needs a Ruby built with YJIT; #{RUBY_DESCRIPTION} has none"
+        end
+        raise ConfigError, "server #{name} does not run on this Ruby, so \"yjit\" cannot apply" unless self.class.supports_yjit?
+      end
+
+      def yjit? = config["yjit"] == true
+
+      # The environment that turns YJIT on, merged last over the server's and
+      # the app bundle's (which may clear RUBYOPT): env is what they set.
+      def yjit_env(env)
+        return env unless yjit?
+
+        base = env.key?("RUBYOPT") ? env["RUBYOPT"] : ENV.fetch("RUBYOPT", nil)
+        env.merge("RUBYOPT" => [base, "--yjit"].compact.reject(&:empty?).join(" "))
+      end
+
       # "puma x2:8" in the notation of 003_766978340d4031d9.txt: workers:threads.
       def label
         return config["label"] if config["label"]
 
         text = [name, shape].compact.join(" ")
+        text += " +yjit" if yjit?
         text += " (#{config["instances"]} instances)" if config.fetch("instances", 1) > 1
         text += " (unix)" if unix?
         text += " via #{Proxies.fetch(config["proxy"]["proxy"]).new(config["proxy"]).label}" if config["proxy"]

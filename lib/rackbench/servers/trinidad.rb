@@ -9,7 +9,8 @@ module Rackbench
     # access to java.util.logging, which JAVA_OPTS opens to JRuby's module.
     # jruby-rack 1.1 requires 'rack' and falls back to the Rack 1.6 it carries
     # (no rack/files, which the bundled apps need), so Rack 2.2 is installed
-    # beside it.
+    # beside it, and Rails 6.1 (the last for JRuby 9.3's Ruby 2.6) for the
+    # bundled Rails app. jruby-rack's log goes to the deployment's folder.
     #
     #   - {server: trinidad, runtimes: 1}       # one thread-safe runtime (default)
     #   - {server: trinidad, runtimes: 4}       # a pool of 4 JRuby runtimes
@@ -44,6 +45,10 @@ module Rackbench
           http:
             maxThreads: #{int("threads", 200)}
           log: WARNING
+          # jruby-rack's log and Trinidad's restart.txt in this deployment's
+          # folder, not in the app's (by default log/ and tmp/ beside config.ru).
+          log_dir: #{dir}
+          work_dir: #{dir}
         YAML
         [*jruby_bin("trinidad"), "--config", config_path, "--dir", File.dirname(app), "--rackup", File.basename(app)]
       end

@@ -4,7 +4,10 @@ module Rackbench
   module Tune
     # The recommendation with its evidence: the config that sustains the
     # highest rate under the SLO within the memory budget, the next best, and
-    # a table of every config tried. Created by CLI::Tune from a Tuner.
+    # a table of every config tried. Rates closer than the rate search's
+    # resolution (Knee::RESOLUTION) are not told apart: among the configs
+    # within it of the highest, the one with the least PSS is recommended,
+    # and the sentence says so. Created by Tuner.
     class Answer
       def initialize(tuner, slo:, memory_bytes:)
         @tuner = tuner
@@ -15,7 +18,11 @@ module Rackbench
       def measured = @tuner.outcomes.select(&:rate)
       def within_budget = measured.select { |o| @memory_bytes.nil? || (o.pss_bytes && o.pss_bytes <= @memory_bytes) }
       def ranked = within_budget.sort_by { |o| -o.rate }
-      def best = ranked.first
+      def highest = ranked.first
+
+      # The configs the search cannot tell from the highest.
+      def tied = highest ? ranked.select { |o| o.rate >= highest.rate * (1 - Knee::RESOLUTION) } : []
+      def best = tied.min_by { |o| [o.pss_bytes || Float::INFINITY, -o.rate] }
 
       # nil when there is a recommendation; else why there is none.
       def problem
@@ -31,6 +38,8 @@ module Rackbench
         return problem unless best
 
         text = "#{best.label}: sustains #{rate_text(best)} at #{@slo}, #{mb(best.pss_bytes)} PSS"
+        return text + tie_text if tied.size > 1
+
         second = ranked[1]
         text += "; the next best, #{second.label}, sustains #{rate_text(second)}" if second
         text
@@ -59,14 +68,22 @@ module Rackbench
 
       def to_h
         { "slo" => @slo.to_s, "memory_bytes" => @memory_bytes, "recommendation" => best&.config, "sentence" => sentence,
+          "problem" => problem, "table" => table, "label" => best&.label,
           "configs" => @tuner.outcomes.map do |o|
             { "config" => o.config, "label" => o.label, "sustainable_rate" => o.rate, "ci" => o.ci&.to_a,
               "p99_ms" => o.p99_ms, "pss_bytes" => o.pss_bytes, "cpu_percent" => o.cpu_percent, "error" => o.error,
-              "probes" => o.knee&.probes&.map { |p| { "rate" => p.rate, "met" => p.met } } }
+              "probes" => o.knee&.probes&.map { |p| { "rate" => p.rate, "met" => p.met, "error" => p.error }.compact } }
           end }
       end
 
       private
+
+      def tie_text
+        others = tied.size - 1
+        "; #{others} other config#{"s" unless others == 1} sustain#{"s" if others == 1} within " \
+          "#{(Knee::RESOLUTION * 100).round} % of the highest (#{highest.label}, #{format("%.0f", highest.rate)} req/s), " \
+          "closer than the rate search can tell apart: this one uses the least memory"
+      end
 
       def rate_text(outcome)
         ci = outcome.ci

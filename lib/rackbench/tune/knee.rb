@@ -10,16 +10,23 @@ module Rackbench
     # (the native engine's open loop), so a queueing server shows.
     #
     #   knee = Knee.new(slo: slo, probe: ->(rate) { window.measure(...) }).search(estimate_rps)
-    #   (the probe returns a Measurement::Repeat, or nil when nothing was measured)
+    #   (the probe returns a Measurement::Repeat, or raises Knee::Failed when
+    #   nothing was measured: a miss, with its reason kept)
     #   knee.rate  knee.ci  knee.probes
     class Knee
-      Probe = Struct.new(:rate, :repeat, :met, keyword_init: true)
+      Probe = Struct.new(:rate, :repeat, :met, :error, keyword_init: true)
+
+      # A probe that measured nothing (a stalled server, a drain that never came).
+      class Failed < StandardError; end
 
       GROWTH = 1.5
       BISECT_STEPS = 2
       CONFIRMATIONS = 2
       MIN_RATE = 1.0
       MAX_PROBES = 14
+      # How close two sustainable rates can be and still be told apart: the
+      # bracket's step after the bisection (1.5^(1/4) - 1, about 11 %).
+      RESOLUTION = (GROWTH**(1.0 / (2**BISECT_STEPS))) - 1
 
       attr_reader :probes, :rate
 
@@ -54,6 +61,9 @@ module Rackbench
         best = @probes.select { |p| p.met && p.rate <= @rate }.max_by(&:rate)
         best ? [best] : []
       end
+
+      # Why probes measured nothing, most frequent first ("" when none failed).
+      def failures = @probes.filter_map(&:error).tally.sort_by { |_, n| -n }.map { |e, n| n > 1 ? "#{e} (#{n}x)" : e }
 
       def ci = Stats.bootstrap_ci(at_knee.map { |p| p.repeat.requests_per_s })
       def knee_repeat = at_knee.max_by { |p| p.repeat.resources["pss_max_bytes"].to_i }&.repeat
@@ -95,10 +105,12 @@ module Rackbench
       end
 
       def run(rate)
-        repeat = @probe.call(rate.round(1)) # nil: the probe measured nothing (a stalled server)
-        probe = Probe.new(rate: rate.round(1), repeat: repeat, met: !repeat.nil? && @slo.met?(repeat.result))
+        repeat = @probe.call(rate.round(1))
+        probe = Probe.new(rate: rate.round(1), repeat: repeat, met: @slo.met?(repeat.result))
+      rescue Failed => e
+        probe = Probe.new(rate: rate.round(1), met: false, error: e.message)
+      ensure
         @probes << probe
-        probe
       end
     end
   end

@@ -25,17 +25,22 @@ module Rackbench
       PROBE_WARMUP_S = 0.5
       ESTIMATE_CLIENTS = 16
 
-      attr_reader :outcomes, :run_id, :elapsed_s
+      attr_reader :outcomes, :run_id, :elapsed_s, :answer
 
-      def initialize(app:, endpoint:, space:, slo:, store:, supervisor:, budget_s:, grid: false, out: nil)
+      # endpoint: a path ("/sleep/50"), or mix: [[path, weight], ...] to tune
+      # against a weighted mix of endpoints served at once (Traffic), or
+      # workload: a suite's "endpoints" (one) and "mix" keys as they are.
+      def initialize(app:, space:, slo:, store:, supervisor:, budget_s:, endpoint: nil, mix: nil, workload: nil,
+                     grid: false, memory_bytes: nil, out: nil)
         @app = app
-        @endpoint = endpoint
+        @workload = workload || workload_of(endpoint, mix)
         @space = space
         @slo = slo
         @store = store
         @supervisor = supervisor
         @budget_s = budget_s
         @grid = grid
+        @memory_bytes = memory_bytes
         @out = out
         @outcomes = []
         @position = 0
@@ -45,9 +50,13 @@ module Rackbench
       end
 
       def run
+        reason = @engine.unavailable_reason
+        raise ConfigError, "engine #{@engine.name}: #{reason}" if reason
+
         started = now
-        suite = Suite.new({ "name" => "tune", "app" => @app, "endpoints" => [@endpoint], "servers" => @space.grid }.to_yaml,
-                          path: "(tune)")
+        suite = Suite.new(suite_data.to_yaml, path: "(tune)")
+        @traffic = Traffic.new(suite.endpoints.last)
+        @name = suite.endpoints.last["name"]
         @run = @store.create_run(suite: suite, settings: suite.data.merge("tune" => settings), machine: machine,
                                  pinning: @pinning.to_h)
         @run_id = @run["id"]
@@ -57,16 +66,27 @@ module Rackbench
           status = "finished"
         ensure
           @supervisor.stop_all
-          @store.finish_run(@run_id, status)
           @elapsed_s = now - started
+          @answer = Answer.new(self, slo: @slo, memory_bytes: @memory_bytes)
+          @store.merge_settings(@run_id, "tune_answer" => @answer.to_h.merge("elapsed_s" => @elapsed_s.round(1)))
+          @store.finish_run(@run_id, status)
         end
         self
       end
 
       private
 
+      def suite_data = { "name" => "tune", "app" => @app, "servers" => @space.grid }.merge(@workload)
+
+      def workload_of(endpoint, mix)
+        return { "endpoints" => [endpoint] } unless mix
+
+        { "endpoints" => mix.map(&:first).uniq, "mix" => mix.map { |path, weight| { "endpoint" => path, "weight" => weight } } }
+      end
+
       def settings
         { "slo" => @slo.to_s, "budget_s" => @budget_s, "grid" => @grid, "server" => @space.server,
+          "space" => @space.knobs, "memory_bytes" => @memory_bytes,
           "probe_s" => PROBE_S, "probe_warmup_s" => PROBE_WARMUP_S }
       end
 
@@ -105,13 +125,12 @@ module Rackbench
         FileUtils.mkdir_p(dir)
         deployment = Deployment.new(server, supervisor: @supervisor, dir: dir, app: app_path, env: Apps.default_env(dir),
                                             cpus: @pinning.server_cpus).start
-        target = deployment.target(@endpoint)
-        check(target)
-        drain = Drain.new(deployment, path: @endpoint, timeout_s: 30).calibrate
+        target = deployment.target(@traffic.path)
+        @traffic.requests.each { |request| check(deployment.target(request.path), request.path) }
+        drain = Drain.new(deployment, path: @traffic.path, timeout_s: 30).calibrate
         knee = Knee.new(slo: @slo, probe: probe(server, deployment, target, drain, dir)).search(estimate(target, dir))
         repeat = knee.knee_repeat
-        @out&.puts format("  %-20s %s", server.label,
-                          knee.rate ? "sustains #{knee.rate.round} req/s (#{knee.probes.size} probes)" : "meets the SLO at no rate")
+        @out&.puts format("  %-20s %s", server.label, knee_text(knee))
         Outcome.new(config: config, label: server.label, knee: knee, pss_bytes: repeat&.resources&.dig("pss_max_bytes"),
                     cpu_percent: repeat&.cpu_percent)
       rescue ServiceError, SystemCallError, IOError => e
@@ -121,30 +140,37 @@ module Rackbench
         deployment&.stop
       end
 
+      def knee_text(knee)
+        text = knee.rate ? "sustains #{knee.rate.round} req/s (#{knee.probes.size} probes)" : "meets the SLO at no rate"
+        failures = knee.failures
+        failures.empty? ? text : "#{text}; probes that measured nothing: #{failures.first(2).join("; ")}"
+      end
+
       def app_path = Apps.bundled?(@app) ? Apps.path(@app) : File.expand_path(@app)
 
-      def check(target)
+      def check(target, path)
         status, = Readiness.get(target, timeout_s: 10)
-        raise ServiceError, "#{@endpoint} answered #{status}" unless (200..399).cover?(status)
+        raise ServiceError, "#{path} answered #{status}" unless (200..399).cover?(status)
       end
 
       # A closed-loop second at a few clients: where the rate search starts.
       def estimate(target, dir)
-        load = Engines::Load.new(target: target, concurrency: ESTIMATE_CLIENTS, duration_s: 1, warmup_s: 0.2, timeout_s: 10)
+        load = Engines::Load.new(target: target, concurrency: ESTIMATE_CLIENTS, duration_s: 1, warmup_s: 0.2, timeout_s: 10,
+                                 traffic: @traffic)
         @engine.run(load, supervisor: @supervisor, dir: dir, cpus: @pinning.client_cpus, log_name: "estimate.out").requests_per_s
       end
 
       def probe(server, deployment, target, drain, dir)
         lambda do |rate|
           load = Engines::Load.new(target: target, concurrency: connections(rate), duration_s: PROBE_S,
-                                   warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10)
+                                   warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10, traffic: @traffic)
           repeat = @window.measure(deployment, load, dir: dir, drain: drain, log_name: "probe-#{@position + 1}.out")
           record(server, rate, load, repeat)
           repeat
-        rescue ServiceError
-          raise unless deployment.alive? # a dead server ends the config; a stalled probe only fails
+        rescue ServiceError => e
+          raise unless deployment.alive? # a dead server ends the config; a stalled probe only misses
 
-          nil
+          raise Knee::Failed, e.message.lines.first.to_s.strip
         end
       end
 
@@ -157,7 +183,7 @@ module Rackbench
         repeat.index = 1
         repeat.deployment = 1
         row = { "position" => @position, "server" => server.name, "label" => "#{server.label} @ #{rate} req/s",
-                "config" => server.config.merge("rate" => rate), "endpoint" => @endpoint, "path" => @endpoint,
+                "config" => server.config.merge("rate" => rate), "endpoint" => @name, "path" => @traffic.path,
                 "concurrency" => load.concurrency, "engine" => @engine.name, "status" => "ok",
                 "server_version" => server.class.version, "engine_command" => repeat.result.command,
                 "started_at" => repeat.started_at, "requests_per_s" => repeat.requests_per_s,

@@ -61,6 +61,7 @@ module Rackbench
       end
 
       def self.supports_unix? = false
+      def self.supports_yjit? = false
 
       def env
         { "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "BUNDLER_SETUP" => nil, "RUBYLIB" => nil,
