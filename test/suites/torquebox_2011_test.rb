@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "cgi"
+require "rackbench/charts/frame"
 require_relative "seed_smoke"
 
 module Rackbench
