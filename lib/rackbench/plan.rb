@@ -14,8 +14,11 @@ module Rackbench
   class Plan
     CLIENTS = "clients"
 
-    Cell = Struct.new(:index, :server_index, :server_config, :endpoint, :concurrency, keyword_init: true) do
+    # rate: the offered open-loop rate of a rate sweep's level (suite or
+    # endpoint rates:), else nil.
+    Cell = Struct.new(:index, :server_index, :server_config, :endpoint, :concurrency, :rate, keyword_init: true) do
       def server_name = server_config["server"]
+      def level = [concurrency, rate]
     end
 
     Group = Struct.new(:server_index, :server_config, :cells, keyword_init: true)
@@ -29,9 +32,10 @@ module Rackbench
         endpoints_for(config).each do |endpoint|
           levels = endpoint["concurrency"] || suite["concurrency"]
           levels &= config["concurrency"] if config["concurrency"]
-          levels.each do |c|
+          rates = endpoint["rates"] || suite["rates"] || [nil]
+          levels.product(rates).each do |c, rate|
             @cells << Cell.new(index: @cells.size + 1, server_index: si, server_config: self.class.for_clients(config, c),
-                               endpoint: endpoint, concurrency: c)
+                               endpoint: endpoint, concurrency: c, rate: rate)
           end
         end
       end

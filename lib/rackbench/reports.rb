@@ -12,3 +12,4 @@ end
 require_relative "reports/base"
 require_relative "reports/parts/mix_breakdown"
 require_relative "reports/parts/tune_answer"
+require_relative "reports/parts/rate_sweep"

@@ -222,7 +222,7 @@ module Rackbench
       Engines::Load.new(target: target, concurrency: cell.concurrency, threads: suite["client_threads"],
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
-                        rate: suite["rate"], keepalive: suite["keepalive"], traffic: traffic)
+                        rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic)
     end
 
     # An engine that cannot cut the warm-up from its own run gets a separate
@@ -334,11 +334,15 @@ module Rackbench
       record(cell, "failed", state.repeats, reason: reason, log_tail: log_tail, deployment: deployment)
     end
 
+    # A rate sweep's cell says its offered rate: "puma x0:16 @ 200 req/s".
+    def label_of(server, cell) = cell.rate ? "#{server.label} @ #{format("%g", cell.rate)} req/s" : server.label
+
     def record(cell, status, repeats, reason: nil, log_tail: nil, deployment: nil)
       server = server_for(groups.fetch(group_key(cell)))
       deployment ||= @live[group_key(cell)]&.deployment
       row = {
-        "position" => cell.index, "server" => server.name, "label" => server.label, "config" => cell.server_config,
+        "position" => cell.index, "server" => server.name, "label" => label_of(server, cell),
+        "config" => cell.rate ? cell.server_config.merge("rate" => cell.rate) : cell.server_config,
         "endpoint" => cell.endpoint["name"], "path" => cell.endpoint["path"], "concurrency" => cell.concurrency,
         "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
         "server_version" => deployment&.server_version || server.class.version, "server_command" => deployment&.commands,

@@ -50,6 +50,9 @@ module Rackbench
       "requests" => [Integer, nil],
       "timeout_s" => [Numeric, 10],
       "rate" => [Numeric, nil],
+      # A rate sweep: each offered open-loop rate (req/s) a level of every cell
+      # (Plan), at each concurrency, which sets the connections available.
+      "rates" => [Array, nil],
       "engine" => [String, "native"],
       "client_threads" => [Integer, 1],
       "keepalive" => [[true, false], true],
@@ -325,7 +328,11 @@ module Rackbench
     end
 
     def validate_engine
-      Engines.fetch(@data["engine"] || KEYS["engine"][1])
+      engine = Engines.fetch(@data["engine"] || KEYS["engine"][1])
+      sweeps = @data.key?("rates") || Array(@data["endpoints"]).any? { |e| e.is_a?(Hash) && e.key?("rates") }
+      return unless sweeps && engine::NAME != "native"
+
+      raise error(["rates"], "a rate sweep needs engine: native (open loop, latency from each request's scheduled send time)")
     rescue UnknownName => e
       raise error(["engine"], e.message)
     end

@@ -29,6 +29,14 @@ class JRubyServersTest < Minitest::Test
     assert_operator result.requests_per_s, :>, 0
   end
 
+  # The Rails app on puma_jruby, whose gem folder also holds a Rack 3: Rack
+  # 2.2 is the one activated, so Rails 6.1 loads and serves.
+  def test_puma_on_jruby_serves_the_bundled_rails_app_under_load_without_errors
+    assert_serves_hello({ "server" => "puma_jruby", "threads" => 4 }, app: Rackbench::Apps.path("rails"),
+                                                                      ready_timeout_s: 150, warmup_requests: 100)
+    assert_includes @deployment.commands.first, Rackbench::Servers::PumaJruby::RACK2
+  end
+
   # The bundled rack app (rack/files) loads in jruby-rack because Rack 2.2 sits
   # in Trinidad's gem folder, ahead of the Rack 1.6 jruby-rack vendors.
   def test_trinidad_serves_the_bundled_rack_app_under_load_without_errors

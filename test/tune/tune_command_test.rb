@@ -10,7 +10,8 @@ module Rackbench
       status, out, err = run_cli("tune", "--endpoint", "/sleep/50", "--slo", "p99<=300ms", "--budget", "1",
                                  "--results", tmpdir)
       assert_equal 0, status, "#{out}\n#{err}"
-      assert_match(%r{^puma x0:1: sustains \d+ req/s \[\d+, \d+\] at p99 <= 300\.0 ms}, out)
+      # The CI is left out when the knee rests on one probe (its confirmations missed).
+      assert_match(%r{^puma x0:1: sustains \d+ req/s (\[\d+, \d+\] )?at p99 <= 300\.0 ms}, out)
       rate = out[/sustains (\d+) req/, 1].to_i
       assert_operator rate, :<=, 21, "one thread on 50 ms sleeps cannot sustain more than 20 req/s"
       assert_operator rate, :>=, 5

@@ -66,18 +66,24 @@ module Rackbench
 
       def figures = cells.map { |c| Figures.new(c) }
 
-      # [[{"app"=>, "endpoint"=>, "concurrency"=>}, [Figures]]] in plan order.
-      def groups(keys = %w[app endpoint concurrency])
+      # [[{"app"=>, "endpoint"=>, "concurrency"=>, "rate"=>}, [Figures]]] in
+      # plan order; rate is a rate sweep's offered rate (else nil).
+      def groups(keys = %w[app endpoint concurrency rate])
         figures.group_by { |f| keys.to_h { |k| [k, key_of(f, k)] } }.to_a
       end
 
       def key_of(figure, key)
-        key == "app" ? figure.cell.dig("config", "app") || settings["app"] : figure.cell[key]
+        case key
+        when "app" then figure.cell.dig("config", "app") || settings["app"]
+        when "rate" then figure.cell.dig("config", "rate")
+        else figure.cell[key]
+        end
       end
 
-      # "Sinatra /primes/10 at 500 connections" for a group's header.
+      # "Sinatra /primes/10 at concurrency 500" for a group's header; "..., 200 req/s offered" in a rate sweep.
       def title(group)
-        [group["app"], group["endpoint"], group["concurrency"] && "at concurrency #{group["concurrency"]}"].compact.join(" ")
+        text = [group["app"], group["endpoint"], group["concurrency"] && "at concurrency #{group["concurrency"]}"].compact.join(" ")
+        group["rate"] ? "#{text}, #{format("%g", group["rate"])} req/s offered" : text
       end
 
       # The engine argv of the first measured cell of a group, as one shell line.

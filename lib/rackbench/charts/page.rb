@@ -7,6 +7,7 @@ require_relative "scaling"
 require_relative "percentiles"
 require_relative "memory"
 require_relative "ranked_bars"
+require_relative "rate_sweep"
 
 module Rackbench
   module Charts
@@ -39,7 +40,7 @@ module Rackbench
         @labels = measurements.select(&:ok?).map(&:label).uniq
       end
 
-      def lead = scaling.dig(0, 0) || bars.first
+      def lead = rate_sweeps.first || scaling.dig(0, 0) || bars.first
 
       def scaling
         @scaling ||= endpoints.filter_map do |title, list|
@@ -49,6 +50,7 @@ module Rackbench
 
       def bars
         @bars ||= cell_groups.filter_map do |title, list, endpoint_list|
+          next if list.any? { |m| m.dig("config", "rate") } # a rate sweep's level: its knee chart says more
           fit([RankedBars.new(title, list, labels).chart]).first if concurrencies(endpoint_list).size == 1
         end
       end
@@ -68,6 +70,9 @@ module Rackbench
 
       def memory = @memory ||= fit(Memory.new(@measurements, labels).charts)
 
+      # A rate sweep's latency against offered rate, per endpoint and concurrency.
+      def rate_sweeps = @rate_sweeps ||= fit(RateSweep.new(@measurements, labels).charts)
+
       # The seed article's own chart kinds, but those the page already draws:
       # the timelines (cell groups) and req/s bars (RankedBars, with CIs).
       def article
@@ -77,7 +82,7 @@ module Rackbench
         end
       end
 
-      def all = [*scaling.flatten, *bars, *cells.flat_map { |c| c["charts"] }, *memory, *article]
+      def all = [*rate_sweeps, *scaling.flatten, *bars, *cells.flat_map { |c| c["charts"] }, *memory, *article]
 
       private
 

@@ -143,13 +143,15 @@ module Rackbench
       def verdicts
         return [] if run.dig("settings", "tune") # a tune run's cells are probes of one config at several rates
 
-        cells.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency] }.filter_map do |(endpoint, concurrency), list|
+        cells.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency, m.dig("config", "rate")] }
+             .filter_map do |(endpoint, concurrency, rate), list|
           next if list.size < 2
 
           best, second = list.sort_by { |m| -m.requests_per_s }
           comparison = Comparison.new(best, second)
-          { "endpoint" => endpoint, "concurrency" => concurrency, "comparison" => comparison,
-            "text" => "#{endpoint} c=#{concurrency}: #{verdict_text(comparison, list.size)}" }
+          where = "#{endpoint} c=#{concurrency}#{" at #{format("%g", rate)} req/s offered" if rate}"
+          { "endpoint" => endpoint, "concurrency" => concurrency, "rate" => rate, "comparison" => comparison,
+            "text" => "#{where}: #{verdict_text(comparison, list.size)}" }
         end
       end
 

@@ -34,7 +34,7 @@ module Rackbench
         summary = Rackbench::Article::Summary.new(run, cells)
         tune = Charts::Tune.new(run, cells)
         body = if tune.charts.empty?
-                 [answer(page, summary), scaling_section(page), bars_section(page), cells_section(page),
+                 [answer(page, summary), rate_sweep_section(page), scaling_section(page), bars_section(page), cells_section(page),
                   memory_section(page), results_section, article_section(page, summary)]
                else # a tune run: its answer and charts; the probes are the evidence below
                  [tune_section(tune), results_section]
@@ -211,6 +211,19 @@ module Rackbench
           #{what_ran}
           </section>
           <div class="grid">#{tune.charts.map { |c| figure(c) }.join}</div>
+        HTML
+      end
+
+      # A rate sweep: the knee charts (the first is the lead) and the tables.
+      def rate_sweep_section(page)
+        sweep = RateSweep.new(cells)
+        return "" unless sweep.any?
+
+        rest = page.rate_sweeps.drop(1)
+        <<~HTML
+          <h2 id="rate-sweep">Latency against offered rate</h2>
+          <div class="grid">#{rest.map { |c| figure(c) }.join}</div>
+          <details open><summary>Each config's sweep</summary><pre>#{h(sweep.text)}</pre></details>
         HTML
       end
 

@@ -14,6 +14,7 @@ module Rackbench
           out << "| :--- |#{" ---: |" * (COLUMNS.size - 1)}\n"
           rows.each { |r| out << "| #{COLUMNS.map { |k, _| fmt(r[k]).gsub("|", "\\|") }.join(" | ")} |\n" }
         end
+        out << RateSweep.new(cells).markdown
         list = verdicts
         out << "\n**Verdicts** (ratio of medians with its 95 % CI):\n\n" unless list.empty?
         list.each { |v| out << "- #{v["text"]}\n" }

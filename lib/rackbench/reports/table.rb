@@ -18,6 +18,7 @@ module Rackbench
           out << "\n#{endpoint}\n" << grid(rows)
         end
         out << MixBreakdown.new(measurements).text
+        out << RateSweep.new(measurements).text
         lines = verdicts.map { |v| v["text"] }
         out << "\nVerdicts (ratio of medians, 95 % CI; see README \"How rackbench decides\"):\n" unless lines.empty?
         lines.each { |l| out << "#{wrap("  #{l}")}\n" }

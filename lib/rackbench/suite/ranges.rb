@@ -39,6 +39,7 @@ module Rackbench
         DURATIONS.each { |key, (low, _)| check(where + [key], data[key]) { |v| duration_problem(v, low) } if data.key?(key) }
         COUNTS.each { |key, max| check(where + [key], data[key]) { |v| count_problem(v, 1, max) } if data.key?(key) }
         check(where + ["rate"], data["rate"]) { |v| rate_problem(v) } if data.key?("rate")
+        validate_rates(data, where)
         levels = data["concurrency"]
         levels = levels.transform_keys(&:to_s) if levels.is_a?(Hash) # a smoke:/scale: mapping {500: 100}
         (levels.is_a?(Hash) ? levels : Array(levels).each_with_index.to_h { |v, i| [i, v] }).each do |at, level|
@@ -53,6 +54,7 @@ module Rackbench
           check(endpoint.is_a?(Hash) ? ["endpoints", i, "path"] : ["endpoints", i], path) { |v| path_problem(v) }
           next unless endpoint.is_a?(Hash)
 
+          validate_rates(endpoint, ["endpoints", i])
           Array(endpoint["concurrency"]).each_with_index do |level, j|
             check(["endpoints", i, "concurrency", j], level) { |v| count_problem(v, 1, MAX_CONNECTIONS) }
           end
@@ -88,6 +90,17 @@ module Rackbench
 
       def count_problem(value, low, high)
         "must be a whole number from #{low} to #{high}" unless value.is_a?(Integer) && value.between?(low, high)
+      end
+
+      # rates: a list of offered rates, not with a fixed rate: beside it.
+      def validate_rates(data, where)
+        return unless data.key?("rates")
+
+        rates = data["rates"]
+        raise error(where + ["rates"], "must be a list of requests per second, got #{rates.inspect}") unless rates.is_a?(Array) && !rates.empty?
+        raise error(where + ["rates"], "cannot be given with rate: (one fixed rate); choose one") if data.key?("rate") || @data.key?("rate")
+
+        rates.each_with_index { |r, j| check(where + ["rates", j], r) { |v| rate_problem(v) } }
       end
 
       def rate_problem(value)

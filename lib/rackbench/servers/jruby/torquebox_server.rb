@@ -6,9 +6,7 @@
 # Written in Ruby 2.6 (JRuby 9.3). The rack app is built here and handed over
 # whole: torquebox-web's own rackup loading expects Rack 1's [app, options].
 require "jruby"
-# Rack 2.2, as on Trinidad: the Rails app's Rails 6.1 needs it (Rack 3 may
-# sit beside it, brought in by torquebox-web's "rack >= 1.4").
-gem "rack", "~> 2.2"
+require_relative "rack2"
 require "torquebox-web"
 require "rack"
 

@@ -1,0 +1,87 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Reports
+    # A rate sweep (suite rates:) as the curve rails/rails#50450 drew by hand:
+    # for each config, endpoint and concurrency, latency percentiles against
+    # the offered open-loop rate, one row per rate (achieved req/s with its
+    # CI, p50/p90/p99 from the merged histogram, p99's between-repeat CI,
+    # errors). Latency is from each request's scheduled send time, so the
+    # rows past a server's capacity show its queue. Empty without a sweep.
+    #
+    #   RateSweep.new(measurements).curves  # => [{"config", "endpoint", "concurrency", "rows" => [...]}]
+    #   RateSweep.new(measurements).text
+    class RateSweep
+      HEADERS = ["offered req/s", "achieved req/s [95% CI]", "p50 ms", "p90 ms", "p99 ms [95% CI]", "errors n/tot"].freeze
+
+      def initialize(measurements)
+        @measurements = measurements.select { |m| m.dig("config", "rate") }
+      end
+
+      def any? = !@measurements.empty?
+
+      def curves
+        @measurements.group_by { |m| [config_label(m), m.endpoint, m.concurrency] }.map do |(config, endpoint, concurrency), list|
+          { "config" => config, "endpoint" => endpoint, "concurrency" => concurrency,
+            "rows" => list.sort_by { |m| m.dig("config", "rate") }.map { |m| row(m) } }
+        end
+      end
+
+      def text
+        return "" unless any?
+
+        curves.map do |c|
+          "\nLatency against offered rate: #{c["config"]}, #{c["endpoint"]}, #{c["concurrency"]} connections\n" +
+            grid(c["rows"].map { |r| cells(r) })
+        end.join
+      end
+
+      def markdown
+        return "" unless any?
+
+        curves.map do |c|
+          "\n#### Latency against offered rate: #{c["config"]}, #{c["endpoint"]}, #{c["concurrency"]} connections\n\n" \
+            "| #{HEADERS.join(" | ")} |\n|#{" ---: |" * HEADERS.size}\n" +
+            c["rows"].map { |r| "| #{cells(r).join(" | ")} |\n" }.join
+        end.join
+      end
+
+      # The server's label without the rate: "puma x0:16 @ 200 req/s" is "puma x0:16".
+      def self.config_label(measurement) = measurement.label.sub(/ @ [\d.]+ req\/s\z/, "")
+
+      private
+
+      def config_label(measurement) = self.class.config_label(measurement)
+
+      def row(measurement)
+        ok = measurement.ok?
+        { "offered_per_s" => measurement.dig("config", "rate"), "ok" => ok,
+          "achieved_per_s" => ok ? measurement.requests_per_s : nil, "achieved_ci" => ok ? measurement.requests_per_s_ci : nil,
+          "p50_ms" => ok ? measurement.latency_ms(50) : nil, "p90_ms" => ok ? measurement.latency_ms(90) : nil,
+          "p99_ms" => ok ? measurement.latency_ms(99) : nil, "p99_ci" => ok ? measurement.latency_ci_ms(99) : nil,
+          "errors" => measurement.errors_n_tot, "reason" => measurement["reason"] }
+      end
+
+      def cells(row)
+        return [format("%g", row["offered_per_s"]), "failed: #{row["reason"].to_s.lines.first.to_s.strip}", "", "", "", ""] unless row["ok"]
+
+        [format("%g", row["offered_per_s"]), with_ci(row["achieved_per_s"], row["achieved_ci"], "%.1f"),
+         ms(row["p50_ms"]), ms(row["p90_ms"]), with_ci(row["p99_ms"], row["p99_ci"], "%.2f"), row["errors"]]
+      end
+
+      def ms(value) = value ? format("%.2f", value) : "-"
+
+      def with_ci(value, ci, fmt)
+        return "-" unless value
+
+        ci ? "#{format(fmt, value)} [#{format(fmt, ci.low)}, #{format(fmt, ci.high)}]" : format(fmt, value)
+      end
+
+      def grid(rows)
+        widths = HEADERS.each_index.map { |i| ([HEADERS[i]] + rows.map { |r| r[i].to_s }).map(&:length).max }
+        line = ->(cells) { "#{cells.each_with_index.map { |c, i| c.to_s.rjust(widths[i]) }.join("  ")}\n" }
+        line.call(HEADERS) + line.call(widths.map { |w| "-" * w }) + rows.map(&line).join
+      end
+    end
+  end
+end

@@ -1,0 +1,45 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # rates: a rate sweep, each offered rate a level of every cell at each
+  # concurrency; bad rates are one error naming the file, line and key.
+  class SuiteRatesTest < Minitest::Test
+    def refused(extra, line_pattern)
+      path = write_suite({ "engine" => "native" }.merge(extra))
+      error = assert_raises(ConfigError) { Suite.load(path) }
+      [error.message, "#{path}:#{File.readlines(path).index { |l| l.match?(line_pattern) }.to_i + 1}:"]
+    end
+
+    def test_each_rate_is_a_level_of_each_concurrency_and_an_endpoints_own_rates_win
+      suite = Suite.load(write_suite("engine" => "native", "concurrency" => [8, 32], "rates" => [50, 100],
+                                     "endpoints" => ["/hello", { "path" => "/sleep/50", "rates" => [10] }]))
+      cells = Plan.new(suite).cells.map { |c| [c.endpoint["path"], c.concurrency, c.rate] }
+      assert_equal [["/hello", 8, 50], ["/hello", 8, 100], ["/hello", 32, 50], ["/hello", 32, 100],
+                    ["/sleep/50", 8, 10], ["/sleep/50", 32, 10]], cells
+    end
+
+    def test_a_suite_without_rates_has_no_rate_levels
+      assert(Plan.new(Suite.load(write_suite("engine" => "native"))).cells.all? { |c| c.rate.nil? })
+    end
+
+    def test_each_offered_rate_is_its_own_level_of_the_schedule
+      suite = Suite.load(write_suite("engine" => "native", "rates" => [50, 100],
+                                     "servers" => [{ "server" => "puma" }, { "server" => "thin" }]))
+      levels = Schedule.new(order: "interleaved", seed: 1).levels(Plan.new(suite).cells)
+      assert_equal([[50, 50], [100, 100]], levels.map { |_, blocks| blocks.flat_map(&:cells).map(&:rate) })
+    end
+
+    def test_bad_rates_name_the_key
+      message, where = refused({ "rates" => [100, 0] }, /^- 0$/)
+      assert_equal "#{where} rates.1 must be a finite number of requests per second above 0, got 0", message
+      message, where = refused({ "rates" => "fast" }, /^rates:/)
+      assert_equal "#{where} rates must be array, got \"fast\"", message
+      message, = refused({ "rates" => [100], "rate" => 50 }, /^rates:/)
+      assert_match "rates cannot be given with rate: (one fixed rate); choose one", message
+      message, = refused({ "rates" => [100], "engine" => "wrk" }, /^rates:/)
+      assert_match "a rate sweep needs engine: native", message
+    end
+  end
+end
