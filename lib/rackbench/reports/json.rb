@@ -6,7 +6,8 @@ module Rackbench
   module Reports
     # Everything, for other tools: the run, each cell's derived figures (with
     # CIs and warnings) and its raw repeats (engine results with histograms
-    # and series, resources, noise), and the verdicts.
+    # and series, resources, noise), the verdicts, and a rate sweep's curves
+    # (latency against offered rate, RateSweep) when the suite has rates:.
     class Json < Base
       def render
         data = {
@@ -16,6 +17,8 @@ module Rackbench
             v["comparison"].to_h.merge("endpoint" => v["endpoint"], "concurrency" => v["concurrency"])
           end
         }
+        sweep = RateSweep.new(cells)
+        data["rate_sweeps"] = sweep.plain_curves if sweep.any?
         "#{JSON.pretty_generate(data)}\n"
       end
 

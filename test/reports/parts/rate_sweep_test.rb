@@ -1,0 +1,69 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "csv"
+require "json"
+require_relative "../seed_fixtures"
+
+module Rackbench
+  module Reports
+    # A rate sweep's latency against offered rate, in every text format.
+    class RateSweepTest < Minitest::Test
+      include SeedFixtures
+
+      RUN = { "id" => 3, "suite" => "rates", "status" => "finished", "machine" => {}, "settings" => {} }.freeze
+
+      def at_rate(server, rate, rps:, p99_ms:)
+        cell("#{server} @ #{rate} req/s", { "server" => "puma", "rate" => rate }, endpoint: "/sleep/50", concurrency: 32,
+                                                                                 rps: rps, max_ms: p99_ms / 0.9)
+      end
+
+      # Out of order, two configs, and a cell of no sweep.
+      def cells
+        [at_rate("puma x0:2", 400, rps: 41.0, p99_ms: 900.0), at_rate("puma x0:2", 100, rps: 40.0, p99_ms: 300.0),
+         at_rate("puma x0:2", 20, rps: 20.0, p99_ms: 52.0), at_rate("puma x0:8", 20, rps: 20.0, p99_ms: 51.0),
+         cell("webrick", { "server" => "webrick" }, endpoint: "/hello")]
+      end
+
+      def render(format) = Reports.fetch(format).new(RUN, cells).render
+
+      def test_one_curve_per_config_and_endpoint_in_offered_rate_order
+        curves = RateSweep.new(cells).curves
+        assert_equal ["puma x0:2", "puma x0:8"], curves.map { |c| c["config"] }
+        assert_equal [20, 100, 400], curves.first["rows"].map { |r| r["offered_per_s"] }
+      end
+
+      def test_a_row_gives_the_achieved_rate_and_p99_with_their_intervals
+        row = RateSweep.new(cells).curves.first["rows"].last
+        assert_in_delta 41.0, row["achieved_per_s"], 41.0 * 0.1
+        assert_operator row["achieved_ci"].low, :<=, row["achieved_ci"].high
+        assert_in_delta 900.0, row["p99_ms"], 1.0
+      end
+
+      def test_no_sweep_makes_no_curve_in_any_format
+        plain = [cell("webrick", { "server" => "webrick" })]
+        refute RateSweep.new(plain).any?
+        refute JSON.parse(Reports.fetch("json").new(RUN, plain).render).key?("rate_sweeps")
+        assert_nil CSV.parse(Reports.fetch("csv").new(RUN, plain).render, headers: true).first["offered_rate_per_s"]
+      end
+
+      def test_json_carries_the_curves_with_intervals_as_numbers
+        curve = JSON.parse(render("json"))["rate_sweeps"].first
+        assert_equal [20, 100, 400], curve["rows"].map { |r| r["offered_per_s"] }
+        low, high = curve["rows"].last["achieved_ci"]
+        assert_operator low, :<=, high
+      end
+
+      def test_csv_gives_each_cell_its_offered_rate
+        rows = CSV.parse(render("csv"), headers: true)
+        assert_equal %w[400 100 20 20] + [nil], rows.map { |r| r["offered_rate_per_s"] }
+        assert_equal "/sleep/50", rows.first["endpoint"]
+      end
+
+      def test_the_table_and_markdown_show_a_curve_per_config
+        assert_match %r{^Latency against offered rate: puma x0:8, /sleep/50, 32 connections$}, render("table")
+        assert_match %r{^#### Latency against offered rate: puma x0:2, /sleep/50, 32 connections$}, render("markdown")
+      end
+    end
+  end
+end
