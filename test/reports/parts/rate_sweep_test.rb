@@ -50,8 +50,11 @@ module Rackbench
       def test_json_carries_the_curves_with_intervals_as_numbers
         curve = JSON.parse(render("json"))["rate_sweeps"].first
         assert_equal [20, 100, 400], curve["rows"].map { |r| r["offered_per_s"] }
-        low, high = curve["rows"].last["achieved_ci"]
-        assert_operator low, :<=, high
+        %w[achieved_ci p50_ci p99_ci].each do |key|
+          low, high = curve["rows"].last[key]
+          assert_operator low, :<=, high, key
+        end
+        assert curve["rows"].last.key?("p90_ci"), "p90's CI, where the engine gave a histogram (this fixture has none)"
       end
 
       def test_csv_gives_each_cell_its_offered_rate

@@ -6,8 +6,9 @@ module Rackbench
     # for each config, endpoint and concurrency, latency percentiles against
     # the offered open-loop rate, one row per rate (achieved req/s with its
     # CI, p50/p90/p99 from the merged histogram, p99's between-repeat CI,
-    # errors). Latency is from each request's scheduled send time, so the
-    # rows past a server's capacity show its queue. Empty without a sweep.
+    # errors; json has p50's and p90's CIs too). Latency is from each
+    # request's scheduled send time, so the rows past a server's capacity
+    # show its queue. Empty without a sweep.
     #
     #   RateSweep.new(measurements).curves  # => [{"config", "endpoint", "concurrency", "rows" => [...]}]
     #   RateSweep.new(measurements).text
@@ -66,6 +67,7 @@ module Rackbench
           "achieved_per_s" => ok ? measurement.requests_per_s : nil, "achieved_ci" => ok ? measurement.requests_per_s_ci : nil,
           "p50_ms" => ok ? measurement.latency_ms(50) : nil, "p90_ms" => ok ? measurement.latency_ms(90) : nil,
           "p99_ms" => ok ? measurement.latency_ms(99) : nil, "p99_ci" => ok ? measurement.latency_ci_ms(99) : nil,
+          "p50_ci" => ok ? measurement.latency_ci_ms(50) : nil, "p90_ci" => ok ? measurement.latency_ci_ms(90) : nil,
           "errors" => measurement.errors_n_tot, "reason" => measurement["reason"] }
       end
 
