@@ -28,7 +28,7 @@ module Rackbench
         end
       end
 
-      # The curves with each CI as [low, high, estimate, level], for JSON.
+      # The curves with each CI as [low, high], for JSON.
       def plain_curves
         curves.map do |c|
           c.merge("rows" => c["rows"].map { |r| r.transform_values { |v| v.is_a?(Stats::Interval) ? v.to_a : v } })
