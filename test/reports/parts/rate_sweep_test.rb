@@ -15,7 +15,7 @@ module Rackbench
 
       def at_rate(server, rate, rps:, p99_ms:)
         cell("#{server} @ #{rate} req/s", { "server" => "puma", "rate" => rate }, endpoint: "/sleep/50", concurrency: 32,
-                                                                                 rps: rps, max_ms: p99_ms / 0.9)
+                                                                                  rps: rps, max_ms: p99_ms / 0.9)
       end
 
       # Out of order, two configs, and a cell of no sweep.
@@ -29,8 +29,8 @@ module Rackbench
 
       def test_one_curve_per_config_and_endpoint_in_offered_rate_order
         curves = RateSweep.new(cells).curves
-        assert_equal ["puma x0:2", "puma x0:8"], curves.map { |c| c["config"] }
-        assert_equal [20, 100, 400], curves.first["rows"].map { |r| r["offered_per_s"] }
+        assert_equal(["puma x0:2", "puma x0:8"], curves.map { |c| c["config"] })
+        assert_equal([20, 100, 400], curves.first["rows"].map { |r| r["offered_per_s"] })
       end
 
       def test_a_row_gives_the_achieved_rate_and_p99_with_their_intervals
@@ -49,7 +49,7 @@ module Rackbench
 
       def test_json_carries_the_curves_with_intervals_as_numbers
         curve = JSON.parse(render("json"))["rate_sweeps"].first
-        assert_equal [20, 100, 400], curve["rows"].map { |r| r["offered_per_s"] }
+        assert_equal([20, 100, 400], curve["rows"].map { |r| r["offered_per_s"] })
         %w[achieved_ci p50_ci p99_ci].each do |key|
           low, high = curve["rows"].last[key]
           assert_operator low, :<=, high, key
@@ -59,7 +59,7 @@ module Rackbench
 
       def test_csv_gives_each_cell_its_offered_rate
         rows = CSV.parse(render("csv"), headers: true)
-        assert_equal %w[400 100 20 20] + [nil], rows.map { |r| r["offered_rate_per_s"] }
+        assert_equal(%w[400 100 20 20] + [nil], rows.map { |r| r["offered_rate_per_s"] })
         assert_equal "/sleep/50", rows.first["endpoint"]
       end
 
