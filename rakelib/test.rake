@@ -11,8 +11,7 @@ require "tmpdir"
 # TEST=path runs one file.
 module TestShards
   # Rough cost of a file by folder, to balance the shards (greedy, heaviest first).
-  # torquebox-2011's smoke boots 10 JVMs (about 5 minutes alone): it weighs most.
-  WEIGHTS = { "test/suites/torquebox_2011" => 150, "test/suites/" => 60, "test/servers/jruby/" => 10, "test/servers/jruby" => 60, "test/integration/" => 30, "test/cli/" => 20,
+  WEIGHTS = { "test/suites/" => 60, "test/servers/jruby" => 60, "test/integration/" => 30, "test/cli/" => 20,
               "test/servers/" => 20, "test/proxies/" => 15, "test/apps/" => 15, "test/reports/html" => 15,
               "test/services/" => 10, "test/engine/" => 10, "test/hosts/" => 15 }.freeze
 

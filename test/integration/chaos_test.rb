@@ -61,7 +61,10 @@ module Rackbench
       stopped = cells[0]
       assert_equal "ok", stopped.status, stopped.reason
       assert_operator errors_of(stopped)["timeout"], :>=, 2, "each connection timed out at least once"
-      assert_operator stopped.repeats.first.result.requests, :<, 200, "nothing answered after the stop"
+      # The stop comes at the app's 200th request; a request or two already in
+      # puma's other thread may still be answered (a CI run counted 201), but
+      # not the thousands a running puma answers in the window.
+      assert_operator stopped.repeats.first.result.requests, :<=, 210, "nothing answered after the stop"
       assert_the_next_server_ran(run, cells)
     end
 
