@@ -21,7 +21,7 @@ module Rackbench
       # open loop never sends ahead of its schedule, 4 threads of 50 ms serve
       # at most 80 req/s, and 320 offered against that must queue.
       assert_operator light.requests_per_s, :<=, 22, "the light rate is not exceeded"
-      assert_operator heavy.requests_per_s, :<=, 85, "no more than the capacity is served"
+      assert_operator heavy.requests_per_s, :<=, 100, "no more than the capacity (and the 4 in service at the start)"
       assert_operator heavy.latency_ms(99), :>, 100, "four times the capacity queues past the 50 ms sleep"
       assert_match %r{^Latency against offered rate: puma x0:4, /sleep/50, 32 connections$}, out
       _, html_path, = run_cli("report", "--format", "html", "--results", tmpdir)
