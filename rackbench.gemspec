@@ -23,7 +23,7 @@ Gem::Specification.new do |spec|
   spec.executables = ["rackbench"]
   spec.require_paths = ["lib"]
 
-  spec.add_dependency "prime" # lib/rackbench/apps.rb; a bundled gem since Ruby 3.1, so an app's bundle must name it
+  spec.add_dependency "prime" # lib/rackbench/targets/apps.rb; a bundled gem since Ruby 3.1, so an app's bundle must name it
   spec.add_dependency "rack", ">= 2.2"
   spec.add_dependency "sequel", ">= 5.0"
   spec.add_dependency "sqlite3", ">= 1.4"

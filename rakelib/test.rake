@@ -11,9 +11,9 @@ require "tmpdir"
 # TEST=path runs one file.
 module TestShards
   # Rough cost of a file by folder, to balance the shards (greedy, heaviest first).
-  WEIGHTS = { "test/suites/" => 60, "test/servers/jruby" => 60, "test/integration/" => 30, "test/cli/" => 20,
-              "test/servers/" => 20, "test/proxies/" => 15, "test/apps/" => 15, "test/reports/html" => 15,
-              "test/services/" => 10, "test/engine/" => 10, "test/hosts/" => 15 }.freeze
+  WEIGHTS = { "test/suites/" => 60, "test/targets/servers/jruby" => 60, "test/integration/" => 30, "test/cli/" => 20,
+              "test/targets/servers/" => 20, "test/targets/proxies/" => 15, "test/targets/apps/" => 15, "test/reports/html" => 15,
+              "test/targets/services/" => 10, "test/engine/" => 10, "test/hosts/" => 15 }.freeze
 
   module_function
 

@@ -7,7 +7,7 @@ require "erb"
 # so that every framework does exactly the same work and gives the same answers;
 # the frameworks differ only in routing, views and responses. Each config.ru
 # requires this file; rackbench's own catalogue of expected answers lives in
-# lib/rackbench/apps.rb.
+# lib/rackbench/targets/apps.rb.
 #
 #   Workloads.fibonacci(25)                   # => 75025, computed recursively (CPU)
 #   Workloads.prime_sum(10_000, cache: true)  # => 5736396, memoised per process

@@ -2,7 +2,7 @@
 
 module Rackbench
   # A registry of named plugins (servers, engines, report formats), in roda's style:
-  # `fetch("puma")` requires "rackbench/servers/puma" on first use, and that file
+  # `fetch("puma")` requires "rackbench/targets/servers/puma" on first use, and that file
   # registers its class. A name with no file, or a file that did not register,
   # raises UnknownName listing the names that exist.
   class Registry

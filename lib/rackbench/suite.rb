@@ -30,7 +30,7 @@ module Rackbench
     include HostKeys
     include Scaling
 
-    BUILTIN_DIR = File.join(__dir__, "suites")
+    BUILTIN_DIR = File.join(__dir__, "suite", "builtin")
 
     # key => [check, default]
     KEYS = {

@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "sequel"
-require_relative "../unit/store_examples"
+require_relative "../store/store_examples"
 require_relative "../reports/seed_fixtures"
 
 module Rackbench

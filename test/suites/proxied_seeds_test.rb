@@ -5,7 +5,7 @@ require_relative "seed_smoke"
 
 module Rackbench
   # 001 (Thin behind nginx) and 004 (lighttpd balancing) need the proxies of
-  # issue 5; until lib/rackbench/proxies/ has them these tests say so and skip.
+  # issue 5; until lib/rackbench/targets/proxies/ has them these tests say so and skip.
   class ProxiedSeedsSuiteTest < Minitest::Test
     include SeedSmoke
 

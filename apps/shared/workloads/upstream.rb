@@ -5,7 +5,7 @@ require "socket"
 
 module Workloads
   # The HTTP GET of /network-io and /network-io-render: to the upstream stub
-  # that rackbench starts (lib/rackbench/services/upstream.rb), never an outside
+  # that rackbench starts (lib/rackbench/targets/services/upstream.rb), never an outside
   # host. A new connection per request, as a call to another site would make.
   #
   #   RACKBENCH_UPSTREAM_URL=http://127.0.0.1:PORT/  or  unix:/path/upstream.sock:/

@@ -3,7 +3,7 @@
 require "test_helper"
 require "csv"
 require "json"
-require_relative "../reports/seed_fixtures"
+require_relative "seed_fixtures"
 
 module Rackbench
   class ReportsTest < Minitest::Test

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/servers/jruby/class_file"
+require "rackbench/targets/servers/jruby/class_file"
 
 module Rackbench
   module Servers

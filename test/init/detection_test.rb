@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require_relative "../../../lib/rackbench/init/detection"
+require_relative "../../lib/rackbench/init/detection"
 
 module Rackbench
   module Init

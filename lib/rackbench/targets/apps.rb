@@ -19,9 +19,9 @@ module Rackbench
     SQLITE_ENV = "RACKBENCH_SQLITE_PATH"
     DATABASE_ENV = "RACKBENCH_DATABASE_URL"
 
-    autoload :Endpoint, "rackbench/apps/endpoint"
-    autoload :Expectation, "rackbench/apps/endpoint"
-    autoload :Verification, "rackbench/apps/verification"
+    autoload :Endpoint, "rackbench/targets/apps/endpoint"
+    autoload :Expectation, "rackbench/targets/apps/endpoint"
+    autoload :Verification, "rackbench/targets/apps/verification"
 
     def self.names
       Dir[File.join(DIR, "*", "config.ru")].map { |f| File.basename(File.dirname(f)) }.sort

@@ -2,7 +2,7 @@
 
 module Rackbench
   # Backing services a suite names (upstream HTTP stub, postgres, memcached),
-  # one file each in lib/rackbench/services/, found by name. Started once per
+  # one file each in lib/rackbench/targets/services/, found by name. Started once per
   # run before any server, stopped after the last.
   #
   # Contract of a service class (Services.fetch(name)):
@@ -12,7 +12,7 @@ module Rackbench
   #   service.stop(supervisor)
   #   service.commands                         # argv of every process it started, for provenance
   module Services
-    REGISTRY = Registry.new("service", "services")
+    REGISTRY = Registry.new("service", "targets/services")
 
     extend Registry::Facade
   end

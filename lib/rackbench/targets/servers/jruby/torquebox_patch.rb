@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 # Run by bin/setup under JRuby, once the TorqueBox gems are installed:
-#   jruby lib/rackbench/servers/jruby/torquebox_patch.rb vendor/jruby/torquebox
+#   jruby lib/rackbench/targets/servers/jruby/torquebox_patch.rb vendor/jruby/torquebox
 #
 # torquebox-web 4.0.0.beta3's jars were compiled against an older JRuby. Its
 # Rack env (org.projectodd.wunderboss.rack.RackEnvironmentHash, a RubyHash

@@ -3,7 +3,7 @@
 require "test_helper"
 require "open3"
 require "rubygems/package"
-require "rackbench/servers/jruby/class_file"
+require "rackbench/targets/servers/jruby/class_file"
 
 module Rackbench
   module Servers
