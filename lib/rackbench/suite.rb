@@ -64,15 +64,20 @@ module Rackbench
       "hosts" => [Hash, nil],
       "server_host" => [String, nil],
       "load_hosts" => [Array, nil],
-      # How many repeats, in what order (see Stats and Schedule): "auto" repeats
-      # from min_repeats until the throughput CI is within ±precision, capped
-      # by max_repeats and max_cell_s seconds of load per cell.
+      # How many server starts and windows, in what order (RepeatPolicy,
+      # StartSample, Schedule): "auto" runs `deployments` starts of `windows`
+      # windows, then as many more starts (at most max_deployments, and
+      # max_cell_s seconds of load a cell) as the throughput interval needs to
+      # be within ±precision; `repeats: N` runs N windows over `deployments`
+      # starts. margin: configs whose ratio's interval lies within ±margin of
+      # 1 are "equivalent". Defaults chosen by `rackbench calibrate` (README).
       "repeats" => [Object, "auto"],
-      "min_repeats" => [Integer, 3],
-      "max_repeats" => [Integer, 15],
-      "max_cell_s" => [Numeric, 30],
-      "precision" => [Numeric, 0.03],
-      "deployments" => [Integer, 2],
+      "deployments" => [Integer, 4],
+      "windows" => [Integer, 2],
+      "max_deployments" => [Integer, 10],
+      "max_cell_s" => [Numeric, 60],
+      "precision" => [Numeric, 0.05],
+      "margin" => [Numeric, 0.05],
       "order" => [Schedule::ORDERS, "interleaved"],
       "seed" => [Integer, nil],
       "drain_timeout_s" => [Numeric, 30],
@@ -210,15 +215,23 @@ module Rackbench
         raise error(where + ["repeats"], "must be auto or a whole number >= 1, got #{repeats.inspect}")
       end
 
-      %w[min_repeats max_repeats deployments].each do |key|
+      %w[min_repeats max_repeats].each do |key|
+        next unless data.key?(key)
+
+        raise error(where + [key], "was replaced by deployments (server starts), windows (per start) and " \
+                                   "max_deployments: a start, not a window, is the unit of noise")
+      end
+      %w[deployments windows max_deployments].each do |key|
         value = data[key]
         next if value.nil? || (value.is_a?(Integer) && value.positive?)
 
         raise error(where + [key], "must be a whole number >= 1, got #{value.inspect}")
       end
-      precision = data["precision"]
-      if precision && !(precision.is_a?(Numeric) && precision.positive? && precision < 1)
-        raise error(where + ["precision"], "must be a share between 0 and 1 (0.03 for ±3 %), got #{precision.inspect}")
+      %w[precision margin].each do |key|
+        value = data[key]
+        next if value.nil? || (value.is_a?(Numeric) && value.positive? && value < 1)
+
+        raise error(where + [key], "must be a share between 0 and 1 (0.05 for ±5 %), got #{value.inspect}")
       end
 
       drain_path = data["drain_path"]

@@ -46,10 +46,7 @@ module Rackbench
       private
 
       def repeats_text(settings)
-        return "#{settings["repeats"]} repeats each" unless settings["repeats"] == "auto"
-
-        "#{settings["min_repeats"]}+ repeats each until ±#{(settings["precision"].to_f * 100).round(1)} % " \
-          "(at most #{settings["max_repeats"]} or #{settings["max_cell_s"]} s of load)"
+        RepeatPolicy.new(settings).to_s
       end
 
       def label(cell)

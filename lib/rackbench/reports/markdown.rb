@@ -16,8 +16,9 @@ module Rackbench
         end
         out << RateSweep.new(cells).markdown
         list = verdicts
-        out << "\n**Verdicts** (ratio of medians with its 95 % CI):\n\n" unless list.empty?
+        out << "\n**#{VERDICTS_HEADING}**\n\n" unless list.empty?
         list.each { |v| out << "- #{v["text"]}\n" }
+        out << "\n#{verdicts_note}\n" unless list.empty?
         out << "\n" unless failures.empty?
         failure_lines.each { |l| out << "- #{l}\n" }
         found = warnings

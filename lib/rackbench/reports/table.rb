@@ -20,8 +20,9 @@ module Rackbench
         out << MixBreakdown.new(measurements).text
         out << RateSweep.new(measurements).text
         lines = verdicts.map { |v| v["text"] }
-        out << "\nVerdicts (ratio of medians, 95 % CI; see README \"How rackbench decides\"):\n" unless lines.empty?
+        out << "\n#{VERDICTS_HEADING}:\n" unless lines.empty?
         lines.each { |l| out << "#{wrap("  #{l}")}\n" }
+        out << "#{wrap("  #{verdicts_note}")}\n" unless lines.empty?
         failure_lines.each { |l| out << "\n#{wrap(l)}" }
         out << "\n" unless failures.empty?
         found = warnings
