@@ -41,8 +41,8 @@ module Rackbench
       c = Comparison.new(measure("a", 100.0, [0.9, 1.1, 1.0, 0.95]), measure("b", 100.0, [1.05, 0.92, 1.0, 1.08]))
       assert_equal :inconclusive, c.verdict
       assert_operator c.more_starts, :>, 0
-      assert_match(/\Ainconclusive between a and b: 0\.\d\dx \[\d\.\d\d, \d\.\d\d\]; about \d+ more starts would settle ±5\.0 %\z/,
-                   c.to_s)
+      assert_match(/\Ainconclusive between a and b: 0\.\d\dx \[\d\.\d\d, \d\.\d\d\]; /, c.to_s)
+      assert_match(/; about \d+ more starts would settle ±5\.0 %\z/, c.to_s)
     end
 
     def test_more_starts_shrink_the_interval_and_settle_a_verdict

@@ -36,7 +36,10 @@ module Rackbench
       # "10%", "10 %" or "0.1" as a share.
       def self.share(text, option)
         value = text.to_s.strip.end_with?("%") ? Float(text.to_s.delete("%").strip) / 100 : Float(text)
-        raise ConfigError, "#{option} must be a share between 0 and 1 (0.05 or 5%), got #{text}" unless value.positive? && value < 1
+        unless value.positive? && value < 1
+          raise ConfigError,
+                "#{option} must be a share between 0 and 1 (0.05 or 5%), got #{text}"
+        end
 
         value
       rescue ArgumentError

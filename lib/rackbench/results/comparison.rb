@@ -105,7 +105,7 @@ module Rackbench
 
       distance = estimate_logs.abs
       room = Math.log(1 + margin) - distance
-      target = room > distance ? room : distance
+      target = [room, distance].max
       return nil unless target.positive?
 
       now = starts
@@ -123,7 +123,8 @@ module Rackbench
       when :no_interval then "#{a.label} vs #{b.label}: #{format_ratio(ratio)} (one start each: no interval, so no verdict)"
       when :a_better then "#{a.label} #{word}, #{format_ratio(ratio)} #{interval_text}"
       when :b_better then "#{b.label} #{word}, #{format_ratio(1 / ratio)} #{inverse_interval_text}"
-      when :equivalent then "#{a.label} and #{b.label} equivalent within ±#{pct(margin)} (#{format_ratio(ratio)} #{interval_text})"
+      when :equivalent then "#{a.label} and #{b.label} equivalent within ±#{pct(margin)} " \
+                            "(#{format_ratio(ratio)} #{interval_text})"
       else inconclusive_text
       end
     end
@@ -199,7 +200,7 @@ module Rackbench
         lb = side_logs(b)
         return nil if la.size < 2 || lb.size < 2
 
-        Math.sqrt((Stats.stddev(la)**2 / la.size) + (Stats.stddev(lb)**2 / lb.size))
+        Math.sqrt(((Stats.stddev(la)**2) / la.size) + ((Stats.stddev(lb)**2) / lb.size))
       end
     end
 
@@ -215,11 +216,11 @@ module Rackbench
 
     # Welch-Satterthwaite degrees of freedom of two independent means.
     def welch_df(x, y)
-      vx = Stats.stddev(x)**2 / x.size
-      vy = Stats.stddev(y)**2 / y.size
+      vx = (Stats.stddev(x)**2) / x.size
+      vy = (Stats.stddev(y)**2) / y.size
       return [x.size, y.size].min - 1.0 if (vx + vy).zero?
 
-      ((vx + vy)**2) / ((vx**2 / (x.size - 1)) + (vy**2 / (y.size - 1)))
+      ((vx + vy)**2) / (((vx**2) / (x.size - 1)) + ((vy**2) / (y.size - 1)))
     end
 
     # One log value per start of a side: the start's mean log (per-window
@@ -244,17 +245,21 @@ module Rackbench
       end
     end
 
-    def start_log_difference(xs, ys)
+    def start_log_difference(xs, others)
+      lx = start_log(xs)
+      ly = start_log(others)
+      lx && ly ? lx - ly : nil
+    end
+
+    # One start's log value of a side: its pooled percentile, or its windows' mean log.
+    def start_log(repeats)
       if percentile
-        x = pooled_percentile(xs)
-        y = pooled_percentile(ys)
-        x && y ? Math.log(x) - Math.log(y) : nil
-      else
-        reader, = Measurement.metric(metric)
-        lx = xs.filter_map { |r| reader.call(r) }.select(&:positive?).map { |v| Math.log(v) }
-        ly = ys.filter_map { |r| reader.call(r) }.select(&:positive?).map { |v| Math.log(v) }
-        lx.empty? || ly.empty? ? nil : Stats.mean(lx) - Stats.mean(ly)
+        value = pooled_percentile(repeats)
+        return value && Math.log(value)
       end
+      reader, = Measurement.metric(metric)
+      logs = repeats.filter_map { |r| reader.call(r) }.select(&:positive?).map { |v| Math.log(v) }
+      logs.empty? ? nil : Stats.mean(logs)
     end
 
     def pooled_percentile(repeats)

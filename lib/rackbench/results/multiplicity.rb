@@ -16,7 +16,7 @@ module Rackbench
     attr_reader :comparisons, :level
 
     def initialize(comparisons, level: Stats::LEVEL)
-      @comparisons = comparisons.select { |c| c.p_value }
+      @comparisons = comparisons.select(&:p_value)
       @level = level
     end
 
@@ -45,7 +45,7 @@ module Rackbench
       found = decided.size
       tail = if found.zero? then "no difference was found"
              else "#{holding.size} of the #{found} difference#{"s" unless found == 1} found hold under Holm's correction " \
-                  "(family-wise #{(alpha * 100).round} %)"
+               "(family-wise #{(alpha * 100).round} %)"
              end
       "#{head}: #{chance}; #{tail}."
     end

@@ -79,10 +79,10 @@ module Rackbench
     private
 
     # The ratio new/baseline of the metric itself (not oriented): [low, high, estimate].
-    def natural(ci)
-      return [ci.low, ci.high, ci.estimate] if @better == :higher
+    def natural(interval)
+      return [interval.low, interval.high, interval.estimate] if @better == :higher
 
-      [1 / ci.high, 1 / ci.low, 1 / ci.estimate]
+      [1 / interval.high, 1 / interval.low, 1 / interval.estimate]
     end
 
     def key(measurement) = [measurement.config, measurement.endpoint, measurement.concurrency]
@@ -98,10 +98,10 @@ module Rackbench
       [decide(comparison.ci), nil]
     end
 
-    def decide(ci)
-      return :regressed if ci.high < 1 && ci.estimate < 1 - threshold
-      return :improved if ci.low > 1
-      return :equivalent if ci.low >= 1 / (1 + threshold) && ci.high <= 1 + threshold
+    def decide(interval)
+      return :regressed if interval.high < 1 && interval.estimate < 1 - threshold
+      return :improved if interval.low > 1
+      return :equivalent if interval.low >= 1 / (1 + threshold) && interval.high <= 1 + threshold
 
       :inconclusive
     end

@@ -61,12 +61,12 @@ module Rackbench
 
     private
 
-    def log_sd(cv) = Math.sqrt(Math.log(1 + (cv.to_f**2)))
+    def log_sd(share) = Math.sqrt(Math.log(1 + (share.to_f**2)))
 
-    def normal(rng, sd)
-      return 0.0 if sd.zero?
+    def normal(rng, spread)
+      return 0.0 if spread.zero?
 
-      sd * Math.sqrt(-2 * Math.log(1 - rng.rand)) * Math.cos(2 * Math::PI * rng.rand)
+      spread * Math.sqrt(-2 * Math.log(1 - rng.rand)) * Math.cos(2 * Math::PI * rng.rand)
     end
 
     def measure_start(rng, repeats, epoch, windows, ratio)
@@ -95,7 +95,7 @@ module Rackbench
       end
       comparison = Comparison.new(a, b, margin: settings.fetch("margin", Comparison::MARGIN))
       verdict = comparison.verdict
-      wrong = ratio == 1.0 ? %i[a_better b_better] : [ratio > 1 ? :b_better : :a_better]
+      wrong = [(:b_better if ratio >= 1), (:a_better if ratio <= 1)].compact
       { covered: a.good_requests_per_s_ci&.cover?(TRUTH_PER_S), ratio_covered: comparison.ci&.cover?(ratio),
         verdict: verdict, false_verdict: wrong.include?(verdict), starts: starts }
     end

@@ -12,36 +12,36 @@ module Rackbench
 
     module_function
 
-    # P(T <= t) for T ~ t(df).
-    def cdf(t, df)
-      raise ArgumentError, "degrees of freedom must be positive, got #{df}" unless df.positive?
+    # P(T <= t) for T ~ t(dof).
+    def cdf(t, dof)
+      raise ArgumentError, "degrees of freedom must be positive, got #{dof}" unless dof.positive?
 
-      x = df / (df + (t * t))
-      tail = 0.5 * incomplete_beta(x, df / 2.0, 0.5)
+      x = dof / (dof + (t * t))
+      tail = 0.5 * incomplete_beta(x, dof / 2.0, 0.5)
       t.positive? ? 1 - tail : tail
     end
 
     # The t with P(T <= t) = p, found by bisection on the CDF (monotone).
-    def quantile(p, df)
+    def quantile(p, dof)
       raise ArgumentError, "probability must be in (0, 1), got #{p}" unless p.positive? && p < 1
-      return -quantile(1 - p, df) if p < 0.5
+      return -quantile(1 - p, dof) if p < 0.5
 
       low = 0.0
       high = 1.0
-      high *= 2 while cdf(high, df) < p
+      high *= 2 while cdf(high, dof) < p
       100.times do
         mid = (low + high) / 2
-        cdf(mid, df) < p ? low = mid : high = mid
+        cdf(mid, dof) < p ? low = mid : high = mid
         break if high - low < 1e-12 * [1.0, high].max
       end
       (low + high) / 2
     end
 
     # The two-sided critical value of a `level` interval: quantile(1 - (1 - level) / 2).
-    def critical(level, df) = quantile(1 - ((1 - level) / 2.0), df)
+    def critical(level, dof) = quantile(1 - ((1 - level) / 2.0), dof)
 
     # Two-sided p-value of a t statistic.
-    def two_sided_p(t, df) = 2 * (1 - cdf(t.abs, df))
+    def two_sided_p(t, dof) = 2 * (1 - cdf(t.abs, dof))
 
     # I_x(a, b), the regularized incomplete beta function.
     def incomplete_beta(x, a, b)
@@ -76,7 +76,7 @@ module Rackbench
           d = 1 / d
           f *= d * c
         end
-        break if (d * c - 1).abs < EPSILON
+        break if ((d * c) - 1).abs < EPSILON
       end
       f
     end

@@ -55,7 +55,7 @@ module Rackbench
 
       wanted = samples.map { |sample| stein_starts(sample) }.max || @starts
       by_time = load_s_per_start.positive? ? (@max_cell_s / load_s_per_start).floor : @max_starts
-      wanted.clamp(@starts, [[@max_starts, by_time].min, @starts].max)
+      wanted.clamp(@starts, [@max_starts, by_time, @starts].sort[1])
     end
 
     # What a run's settings mean, in one sentence (progress and reports).
