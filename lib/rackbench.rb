@@ -66,6 +66,7 @@ module Rackbench
   autoload :Multiplicity, "rackbench/results/multiplicity"
   autoload :Verdicts, "rackbench/results/verdicts"
   autoload :Simulation, "rackbench/results/simulation"
+  autoload :Calibration, "rackbench/results/calibration"
   autoload :Regression, "rackbench/results/regression"
   autoload :Tune, "rackbench/tune"
   autoload :Schedule, "rackbench/suite/schedule"
