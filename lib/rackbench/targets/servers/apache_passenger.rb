@@ -36,8 +36,10 @@ module Rackbench
         end
 
         def unavailable_reason
-          return "apache2 is not installed (bin/setup installs Debian's apache2)" unless File.executable?(APACHE)
-          return "mod_passenger is not installed (bin/setup installs Debian's libapache2-mod-passenger)" unless installed?
+          return "apache2 is not installed (`bin/setup passenger` installs Debian's apache2)" unless File.executable?(APACHE)
+          unless installed?
+            return "mod_passenger is not installed (`bin/setup passenger` installs Debian's libapache2-mod-passenger)"
+          end
 
           locations = passenger_root
           "Passenger's locations.ini is missing (#{locations})" unless File.exist?(locations)
