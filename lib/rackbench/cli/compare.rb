@@ -119,7 +119,11 @@ module Rackbench
         def footer
           lines = []
           lines << "Not in both runs: #{@regression.unmatched.join("; ")}" unless @regression.unmatched.empty?
-          lines << (@regression.regressed? ? "REGRESSED: at least one cell is significantly slower than the threshold." : "No significant regression.")
+          lines << if @regression.regressed?
+                     "REGRESSED: at least one cell is significantly slower than the threshold."
+                   else
+                     "No significant regression."
+                   end
           "\n#{lines.join("\n")}\n"
         end
       end
