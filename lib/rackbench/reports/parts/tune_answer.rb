@@ -39,10 +39,11 @@ module Rackbench
       def sentence = @answer&.fetch("sentence")
       def configs = @answer ? @answer["configs"] : []
 
+      def budget_text = @settings["grid"] ? "full grid" : "budget #{@settings["budget_s"]} s"
+
       def intro
-        searched = @settings["grid"] ? "full grid" : "budget #{@settings["budget_s"]} s"
         "rackbench tune: #{@settings["server"]}, #{@answer["slo"]}#{memory}; " \
-          "#{configs.size} configs in #{@answer["elapsed_s"]} s (#{searched})"
+          "#{configs.size} configs in #{@answer["elapsed_s"]} s (#{budget_text})"
       end
 
       def text
