@@ -9,7 +9,7 @@ module Rackbench
     attr_reader :server_cpus, :client_cpus
 
     def self.choose(enabled:, cpus: available_cpus)
-      return new(nil, nil) if !enabled || cpus.size < 2 || !system("command -v taskset >/dev/null")
+      return new(nil, nil) if !enabled || cpus.size < 2 || !Executable.available?("taskset")
 
       new(cpus[0..-2], [cpus[-1]])
     end

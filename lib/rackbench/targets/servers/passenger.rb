@@ -25,10 +25,7 @@ module Rackbench
       knob :concurrency_model, "process only: threads need Passenger Enterprise"
 
       class << self
-        def path
-          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, EXECUTABLE) }
-             .find { |f| File.file?(f) && File.executable?(f) }
-        end
+        def path = Executable.find(EXECUTABLE)
 
         def installed? = !path.nil?
 
