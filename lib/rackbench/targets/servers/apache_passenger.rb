@@ -29,10 +29,7 @@ module Rackbench
         def version
           return nil unless installed?
 
-          @version ||= [IO.popen([APACHE, "-v"], err: %i[child out], &:read)[%r{Apache/(\S+)}, 1],
-                        passenger_version].compact.join("/")
-        rescue SystemCallError
-          nil
+          @version ||= [Executable.version([APACHE, "-v"], %r{Apache/(\S+)}), passenger_version].compact.join("/")
         end
 
         def unavailable_reason

@@ -39,9 +39,7 @@ module Rackbench
         def passenger_version
           file = "/usr/lib/ruby/vendor_ruby/phusion_passenger.rb"
           found = File.exist?(file) && File.read(file)[/VERSION_STRING\s*=\s*['"]([^'"]+)/, 1]
-          found || IO.popen([path, "--version"], err: %i[child out], &:read)[/Passenger\S* (\d[\d.]*)/, 1]
-        rescue SystemCallError
-          nil
+          found || Executable.version([path, "--version"], /Passenger\S* (\d[\d.]*)/)
         end
 
         def unavailable_reason
