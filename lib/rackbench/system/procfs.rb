@@ -32,6 +32,16 @@ module Rackbench
       end
     end
 
+    # /proc/meminfo's figures in bytes: {"MemTotal" => ..., "SwapTotal" => ..., "SwapFree" => ...}.
+    def meminfo_bytes(proc_dir: "/proc")
+      File.foreach("#{proc_dir}/meminfo").each_with_object({}) do |line, info|
+        name, kb = line.match(/\A(\w+):\s+(\d+) kB/)&.captures
+        info[name] = kb.to_i * 1024 if name
+      end
+    rescue SystemCallError
+      {}
+    end
+
     # The 1-minute load average.
     def loadavg_1m(proc_dir: "/proc")
       File.read("#{proc_dir}/loadavg").split.first.to_f
