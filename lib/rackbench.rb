@@ -69,6 +69,7 @@ module Rackbench
   autoload :Drain, "rackbench/trial/drain"
   autoload :Noise, "rackbench/system/noise"
   autoload :Procfs, "rackbench/system/procfs"
+  autoload :Executable, "rackbench/system/executable"
   autoload :ProcessTable, "rackbench/system/process_table"
   autoload :Watchdog, "rackbench/system/watchdog"
   autoload :Orphans, "rackbench/system/orphans"

@@ -19,15 +19,11 @@ module Rackbench
         cpus = Pinning.available_cpus
         meminfo = Procfs.meminfo_bytes(proc_dir: proc_dir)
         size, free = Machine.disk_bytes(results_dir, supervisor)
-        new(cpus: cpus, taskset: Machine.executable?("taskset"),
+        new(cpus: cpus, taskset: Executable.available?("taskset"),
             swap_used_bytes: meminfo["SwapTotal"] && (meminfo["SwapTotal"] - meminfo.fetch("SwapFree", 0)),
             governors: Machine.governors(cpus, sys_dir), turbo: Machine.turbo(sys_dir),
             yjit_available: Servers::Base.yjit_available?, results_dir: results_dir,
             results_free_bytes: free, results_size_bytes: size, results_rotational: Machine.rotational?(results_dir, sys_dir))
-      end
-
-      def self.executable?(name)
-        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).any? { |d| File.executable?(File.join(d, name)) }
       end
 
       # {cpu => scaling governor} of the CPUs that have cpufreq.

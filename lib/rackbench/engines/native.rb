@@ -29,8 +29,10 @@ module Rackbench
         return "#{EXECUTABLE} is not built: run `bundle exec rake compile` (bin/setup does)" unless available?
 
         stale = path == BINARY ? self.class.stale_sources(BINARY) : []
+        return if stale.empty?
+
         "#{EXECUTABLE} is older than its sources (#{stale.first(3).join(", ")} changed since it was built): " \
-          "run `bundle exec rake compile` (bin/setup does)" unless stale.empty?
+          "run `bundle exec rake compile` (bin/setup does)"
       end
 
       # The C sources beside binary that changed after it was built (a pull

@@ -50,7 +50,7 @@ module Rackbench
           "memory_mb" => m.memory_mb&.round(1), "memory_kind" => m.memory_kind,
           "cpu_percent" => m.cpu_percent,
           "repeats" => "#{m.repeats.size}/#{m.deployments}d",
-          "warnings" => m.warnings.map(&:to_s).join("; "),
+          "warnings" => m.warnings.join("; "),
           "status" => m.status, "reason" => m.reason
         }
       end
@@ -195,7 +195,7 @@ module Rackbench
       def wrap(text, width: 120, indent: "    ")
         lead = text[/\A */]
         lines = [+lead]
-        text.split(" ").each do |word|
+        text.split.each do |word|
           candidate = lines.last.empty? ? word : "#{lines.last} #{word}"
           candidate = "#{lines.last}#{word}" if lines.last.strip.empty?
           if candidate.length > width && !lines.last.strip.empty?

@@ -133,12 +133,23 @@ module Rackbench
 
     # Pids of live processes that a supervisor in process owner_pid started,
     # found through their environment (what tests use to prove nothing is left).
-    def self.processes_of(owner_pid, proc_dir: "/proc")
+    def self.processes_of(owner_pid, proc_dir: Procfs::DIR)
       ProcessTable.marked(owner_pid, proc_dir)
     end
 
+    # Sends signal to each of pids, processes outside the groups of this
+    # supervisor's children (pitchfork's molds, a Passenger session, what a
+    # rackbench that is gone left behind); those already gone are skipped.
+    def self.signal_pids(pids, signal)
+      pids.each do |pid|
+        Process.kill(signal, pid)
+      rescue Errno::ESRCH, Errno::EPERM
+        nil
+      end
+    end
+
     # True while any live (non-zombie) process of the child's group exists.
-    def group_alive?(child, proc_dir: "/proc")
+    def group_alive?(child, proc_dir: Procfs::DIR)
       ProcessTable.group_members([child.pid], proc_dir).any?
     end
 

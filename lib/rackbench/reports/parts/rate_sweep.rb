@@ -49,13 +49,13 @@ module Rackbench
 
         curves.map do |c|
           "\n#### Latency against offered rate: #{c["config"]}, #{c["endpoint"]}, #{c["concurrency"]} connections\n\n" \
-            "| #{HEADERS.join(" | ")} |\n|#{" ---: |" * HEADERS.size}\n" +
+          "| #{HEADERS.join(" | ")} |\n|#{" ---: |" * HEADERS.size}\n" +
             c["rows"].map { |r| "| #{cells(r).join(" | ")} |\n" }.join
         end.join
       end
 
       # The server's label without the rate: "puma x0:16 @ 200 req/s" is "puma x0:16".
-      def self.config_label(measurement) = measurement.label.sub(/ @ [\d.]+ req\/s\z/, "")
+      def self.config_label(measurement) = measurement.label.sub(%r{ @ [\d.]+ req/s\z}, "")
 
       private
 
@@ -72,7 +72,10 @@ module Rackbench
       end
 
       def cells(row)
-        return [format("%g", row["offered_per_s"]), "failed: #{row["reason"].to_s.lines.first.to_s.strip}", "", "", "", ""] unless row["ok"]
+        unless row["ok"]
+          return [format("%g", row["offered_per_s"]), "failed: #{row["reason"].to_s.lines.first.to_s.strip}", "", "", "",
+                  ""]
+        end
 
         [format("%g", row["offered_per_s"]), with_ci(row["achieved_per_s"], row["achieved_ci"], "%.1f"),
          ms(row["p50_ms"]), ms(row["p90_ms"]), with_ci(row["p99_ms"], row["p99_ci"], "%.2f"), row["errors"]]

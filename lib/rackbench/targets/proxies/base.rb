@@ -37,10 +37,7 @@ module Rackbench
         def proxy_name = self::NAME
         def balances = self::BALANCES.keys
 
-        def path
-          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).push("/usr/sbin", "/sbin")
-             .map { |d| File.join(d, self::EXECUTABLE) }.find { |f| File.file?(f) && File.executable?(f) }
-        end
+        def path = Executable.find(self::EXECUTABLE, also_in: Executable::SBIN)
 
         def installed? = !path.nil?
 

@@ -17,10 +17,7 @@ module Rackbench
       DEBIAN_GEMS = "/usr/share/jruby/lib/ruby/gems/shared"
 
       class << self
-        def jruby_path
-          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, JRUBY) }
-             .find { |f| File.file?(f) && File.executable?(f) }
-        end
+        def jruby_path = Executable.find(JRUBY)
 
         def gem_home = File.join(ROOT, "vendor", "jruby", server_name)
 
@@ -44,7 +41,7 @@ module Rackbench
 
         # "17.0.15" for the java that jruby will run (JAVA_HOME's, else PATH's), from its release file.
         def java_version
-          java = ENV["JAVA_HOME"] ? File.join(ENV["JAVA_HOME"], "bin", "java") : which("java")
+          java = ENV["JAVA_HOME"] ? File.join(ENV["JAVA_HOME"], "bin", "java") : Executable.find("java")
           return nil unless java && File.exist?(java)
 
           release = File.join(File.dirname(File.realpath(java)), "..", "release")
@@ -52,12 +49,6 @@ module Rackbench
         end
 
         def java_major = java_version.to_s[/\A(?:1\.)?(\d+)/, 1]&.to_i
-
-        private
-
-        def which(exe)
-          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, exe) }.find { |f| File.executable?(f) }
-        end
       end
 
       def self.supports_unix? = false
