@@ -23,7 +23,7 @@ module Rackbench
       status, out, = doctor(File.join(FIXTURES, "development"))
 
       assert_equal 1, status
-      assert_match(/warning: the app runs in development.*\n    where: config\/puma.rb:5\n    fix: /, out)
+      assert_match(%r{warning: the app runs in development.*\n    where: config/puma.rb:5\n    fix: }, out)
     end
 
     def test_json_lists_the_findings_as_data

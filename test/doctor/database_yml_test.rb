@@ -22,7 +22,7 @@ module Rackbench
             <<: *default
         YAML
 
-        assert_equal [10, 3], [pool.size, pool.line]
+        assert_equal [10, 3], [pool.connections, pool.line]
       end
 
       def test_a_pool_set_in_the_environment_overrides_the_anchor
@@ -34,7 +34,7 @@ module Rackbench
             pool: <%= ENV.fetch("DB_POOL") { 7 } %>
         YAML
 
-        assert_equal [7, 5], [pool.size, pool.line]
+        assert_equal [7, 5], [pool.connections, pool.line]
       end
 
       def test_each_database_of_a_three_tier_config_has_its_pool_and_a_missing_one_is_rails_default
@@ -47,11 +47,11 @@ module Rackbench
               adapter: sqlite3
         YAML
 
-        assert_equal [["primary", 3, 4], ["cache", 5, nil]], found.map { |p| [p.name, p.size, p.line] }
+        assert_equal([["primary", 3, 4], ["cache", 5, nil]], found.map { |p| [p.name, p.connections, p.line] })
       end
 
       def test_erb_it_cannot_read_leaves_the_size_unknown
-        assert_nil pools("production:\n  pool: <%= Etc.nprocessors * 2 %>\n").first.size
+        assert_nil pools("production:\n  pool: <%= Etc.nprocessors * 2 %>\n").first.connections
       end
     end
   end

@@ -14,7 +14,7 @@ module Rackbench
 
       def quiet_machine(**facts)
         Machine.new(cpus: [0, 1, 2], taskset: true, swap_used_bytes: 0, governors: { 0 => "performance", 1 => "performance",
-                                                                                      2 => "performance" },
+                                                                                     2 => "performance" },
                     turbo: false, yjit_available: true, results_dir: tmpdir, results_free_bytes: 50 << 30,
                     results_size_bytes: 100 << 30, results_rotational: false, **facts)
       end
@@ -39,21 +39,21 @@ module Rackbench
       end
 
       def test_the_same_app_started_with_rack_env_production_is_not_in_development
-        assert_empty examine("development", env: { "RACK_ENV" => "production" }).select { |f| f.check == "environment" }
+        assert_empty(examine("development", env: { "RACK_ENV" => "production" }).select { |f| f.check == "environment" })
       end
 
       def test_a_rails_pool_below_the_thread_count_names_database_yml_and_the_threads
         finding = only(examine("rails_pool"), "database_pool")
 
         assert_equal "config/database.yml:3", finding.where
-        assert_match(/pool 5 is below puma's 16 threads per process \(config\/puma.rb:5\)/, finding.message)
+        assert_match(%r{pool 5 is below puma's 16 threads per process \(config/puma.rb:5\)}, finding.message)
         assert_match(/RAILS_MAX_THREADS.*16/, finding.fix)
       end
 
       def test_a_pool_raised_to_the_thread_count_is_no_finding
         findings = examine("rails_pool", env: { "RAILS_MAX_THREADS" => "16" })
 
-        assert_empty findings.select { |f| f.check == "database_pool" }
+        assert_empty(findings.select { |f| f.check == "database_pool" })
       end
 
       def test_a_suite_with_more_workers_than_cpus_names_the_suite_line_and_the_fix
@@ -79,7 +79,7 @@ module Rackbench
       def test_pinning_turned_off_in_a_suite_is_named_at_its_key
         path = File.join(tmpdir, "rackbench.yml")
         File.write(path, File.read(File.join(FIXTURES, "clean", "rackbench.yml")).sub("app: config.ru",
-                                                                                     "app: rack\npin: false")
+                                                                                      "app: rack\npin: false")
                                                                                .sub("endpoints: [/]", "endpoints: [/hello]"))
         finding = only(Doctor.examine(Subject.for(path, env: {}), quiet_machine), "shared_cpus")
 

@@ -52,7 +52,7 @@ module Rackbench
       def machine = Rackbench::Doctor::Machine.capture(results_dir: Store::Location.new(@results).dir)
 
       def heading(subject)
-        what = subject.suite? ? "suite #{subject.suite.name}" : "the app in #{subject.files.dir}"
+        what = subject.suite? ? "suite #{subject.suite.name}" : "the app in #{subject.display(subject.files.dir)}"
         "rackbench doctor: #{what}, on this machine"
       end
 

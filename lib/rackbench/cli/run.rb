@@ -42,7 +42,7 @@ module Rackbench
         store.run(@baseline) if @baseline # a bad baseline is bad input: say so before anything starts
         resume = @resume && Resume.new(store, @resume.id)
         run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out), resume: resume,
-                            doctor: findings).run
+                                   doctor: findings).run
         report(suite, store, run_id)
       rescue SignalException => e
         supervisor&.stop_all

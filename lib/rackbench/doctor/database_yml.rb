@@ -11,11 +11,11 @@ module Rackbench
     # that sets the pool.
     #
     #   yml = DatabaseYml.new(files, env: {})
-    #   yml.pools("production")   # => [Pool(name: "primary", size: 5, line: 4)]; size nil when unknown
+    #   yml.pools("production")   # => [Pool(name: "primary", connections: 5, line: 4)]; nil when unknown
     class DatabaseYml
       NAME = "config/database.yml"
       RAILS_DEFAULT_POOL = 5
-      Pool = Struct.new(:name, :size, :line, keyword_init: true)
+      Pool = Struct.new(:name, :connections, :line, keyword_init: true)
 
       def initialize(files, env:)
         @files = files
@@ -75,16 +75,20 @@ module Rackbench
       # A three-tier config (primary:, cache: ...) has mappings of databases; a plain one is itself the database.
       def database_nodes(section)
         nested = pairs(section).select { |k, v| k.value != "<<" && resolve(v).is_a?(Psych::Nodes::Mapping) }
-        nested.any? && nested.all? { |_, v| lookup(v, "adapter") || lookup(v, "database") || lookup(v, "pool") } ? nested.map { |k, v| [k.value, resolve(v)] } : [["primary", section]]
+        return [["primary", section]] if nested.empty? || !nested.all? { |_, v| database?(v) }
+
+        nested.map { |k, v| [k.value, resolve(v)] }
       end
+
+      def database?(node) = %w[adapter database pool].any? { |key| lookup(node, key) }
 
       def pool_of(name, node)
         key = %w[pool max_connections].find { |k| lookup(node, k) }
-        return Pool.new(name: name, size: RAILS_DEFAULT_POOL, line: nil) unless key
+        return Pool.new(name: name, connections: RAILS_DEFAULT_POOL, line: nil) unless key
 
         pool = lookup(node, key)
         size = pool.value.match?(/\A\d+\z/) ? pool.value.to_i : nil
-        Pool.new(name: name, size: size, line: pool.start_line + 1)
+        Pool.new(name: name, connections: size, line: pool.start_line + 1)
       end
     end
   end

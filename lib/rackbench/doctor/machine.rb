@@ -23,7 +23,7 @@ module Rackbench
             swap_used_bytes: meminfo["SwapTotal"] && (meminfo["SwapTotal"] - meminfo.fetch("SwapFree", 0)),
             governors: Machine.governors(cpus, sys_dir), turbo: Machine.turbo(sys_dir),
             yjit_available: Servers::Base.yjit_available?, results_dir: results_dir,
-            results_free_bytes: free, results_size_bytes: size, results_rotational: Machine.rotational?(results_dir, sys_dir))
+            results_free_bytes: free, results_size_bytes: size, results_rotational: Machine.rotational(results_dir, sys_dir))
       end
 
       # {cpu => scaling governor} of the CPUs that have cpufreq.
@@ -44,7 +44,7 @@ module Rackbench
       end
 
       # Whether the results folder's block device spins (nil when it has none: tmpfs, overlay).
-      def self.rotational?(dir, sys_dir)
+      def self.rotational(dir, sys_dir)
         stat = File.stat(Machine.existing(dir))
         device = "#{sys_dir}/dev/block/#{stat.dev_major}:#{stat.dev_minor}"
         return nil unless File.exist?(device)

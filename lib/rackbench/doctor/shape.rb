@@ -8,7 +8,8 @@ module Rackbench
     #
     #   shape.workers              # => 4
     #   shape.where["workers"]     # => "bench.yml:9 servers.1.workers"
-    Shape = Struct.new(:label, :server, :workers, :threads, :preload, :log_requests, :instances, :yjit, :where, keyword_init: true) do
+    Shape = Struct.new(:label, :server, :workers, :threads, :preload, :log_requests, :instances, :yjit, :where,
+                       keyword_init: true) do
       # Processes that run the app: cluster workers, or the one process of a single-mode server.
       def processes = [workers.to_i, 1].max * instances
 

@@ -85,6 +85,7 @@ module Rackbench
         path = path.to_s
         return File.join("(built-in)", File.basename(path)) if path.start_with?(Suite::BUILTIN_DIR)
 
+        path = File.expand_path(path)
         path.start_with?("#{Dir.pwd}/") ? path.delete_prefix("#{Dir.pwd}/") : path
       end
 

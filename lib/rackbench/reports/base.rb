@@ -84,7 +84,11 @@ module Rackbench
 
         warnings, notes = findings.partition { |f| f["severity"] == "warning" }
         lines = warnings.map { |f| "Doctor: #{f["message"]} (#{f["where"]}); fix: #{f["fix"]}" }
-        lines << "Doctor: #{notes.size} note(s): #{notes.map { |f| f["check"] }.uniq.join(", ")} (json format lists them)" if notes.any?
+        if notes.any?
+          lines << "Doctor: #{notes.size} note(s): #{notes.map do |f|
+            f["check"]
+          end.uniq.join(", ")} (json format lists them)"
+        end
         lines.empty? ? ["Doctor: nothing found that would mislead"] : lines
       end
 

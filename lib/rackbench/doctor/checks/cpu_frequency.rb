@@ -15,8 +15,8 @@ module Rackbench
 
         scaling = governors.reject { |_, g| g == "performance" }
         found = scaling.group_by(&:last).map do |governor, list|
-          note("CPU #{list.map(&:first).join(",")} scale(s) their frequency (governor #{governor})", where: WHERE,
-                                                                                                   fix: "cpupower frequency-set -g performance")
+          note("CPU #{list.map(&:first).join(",")} scale(s) their frequency (governor #{governor})",
+               where: WHERE, fix: "cpupower frequency-set -g performance")
         end
         found + turbo
       end
@@ -31,9 +31,8 @@ module Rackbench
       def turbo
         case machine.turbo
         when true
-          [note("turbo is on: the frequency follows temperature and load", where: WHERE,
-                                                                          fix: "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo " \
-                                                                               "(or 0 > cpufreq/boost)")]
+          [note("turbo is on: the frequency follows temperature and load",
+                where: WHERE, fix: "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo (or 0 > cpufreq/boost)")]
         when nil
           [note("turbo state unknown", where: WHERE, fix: "check the BIOS or the host; compare runs made on one host")]
         else []

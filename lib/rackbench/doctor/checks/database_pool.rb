@@ -21,13 +21,13 @@ module Rackbench
       private
 
       def short_of(pool, env_name)
-        return [] unless pool.size
+        return [] unless pool.connections
 
-        over = shapes.select { |s| s.threads && s.threads > pool.size }
+        over = shapes.select { |s| s.threads && s.threads > pool.connections }
         return [] if over.empty?
 
         most = over.max_by(&:threads)
-        set = pool.line ? "pool #{pool.size}" : "no pool: Rails's default #{pool.size}"
+        set = pool.line ? "pool #{pool.connections}" : "no pool: Rails's default #{pool.connections}"
         [warning("#{env_name} database #{pool.name}: #{set} is below #{most.label}'s #{most.threads} threads per process " \
                  "(#{most.where["threads"]}): threads wait for a connection",
                  where: files.where(DatabaseYml::NAME, pool.line),

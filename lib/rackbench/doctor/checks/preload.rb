@@ -12,8 +12,8 @@ module Rackbench
       def findings
         shapes.select { |s| s.workers.to_i > 1 && !preloads?(s) }.map do |s|
           note("#{s.label}: #{s.workers} workers without preload: each worker loads the app itself, so memory per " \
-               "worker is higher and shares nothing copy-on-write", where: s.where["preload"],
-                                                                   fix: s.server == "puma" ? "preload: true (preload_app!)" : "preload: true")
+               "worker is higher and shares nothing copy-on-write",
+               where: s.where["preload"], fix: s.server == "puma" ? "preload: true (preload_app!)" : "preload: true")
         end
       end
 

@@ -38,7 +38,8 @@ module Rackbench
         level = number ? RubyValue.new(env: subject.env).of(line[/=\s*(.+)/, 1]) : nil
         return [] if RubyValue.known?(level) && !level.nil? && !RAILS_LOGGING_LEVELS.include?(level.to_s)
 
-        said = number ? "config.log_level #{RubyValue.known?(level) ? level.inspect : line.strip}" : "no config.log_level"
+        read = RubyValue.known?(level) ? level.inspect : "unread"
+        said = number ? "config.log_level #{read}" : "no config.log_level"
         [warning("Rails logs every request (#{said}: :info and :debug write lines per request)",
                  where: files.where(name, number), fix: "config.log_level = :warn for the benchmark (or RAILS_LOG_LEVEL=warn " \
                                                         "where the file reads it)")]

@@ -13,15 +13,15 @@ module Rackbench
 
       private
 
-      def where = "results folder #{machine.results_dir}"
+      def where = "results folder #{subject.display(machine.results_dir)}"
 
       def full
         free = machine.results_free_bytes
         size = machine.results_size_bytes
         return [] unless free && size && (free < MIN_FREE_BYTES || free < size * MIN_FREE_SHARE)
 
-        [warning("the results folder's disk has #{mb(free)} free of #{mb(size)}", where: where,
-                                                                                 fix: "free space, or --results DIR on another disk")]
+        [warning("the results folder's disk has #{mb(free)} free of #{mb(size)}",
+                 where: where, fix: "free space, or --results DIR on another disk")]
       end
 
       def slow

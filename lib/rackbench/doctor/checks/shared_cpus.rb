@@ -11,11 +11,11 @@ module Rackbench
         return [] if suite&.[]("load_hosts") # the load comes from other machines
 
         if suite && suite["pin"] == false
-          [warning("pinning is off: the load generator and the server share the CPUs", where: subject.where_key(["pin"]),
-                                                                                       fix: "pin: true (the default)")]
+          [warning("pinning is off: the load generator and the server share the CPUs",
+                   where: subject.where_key(["pin"]), fix: "pin: true (the default)")]
         elsif machine.cpus.size < 2
           [warning("this machine offers rackbench #{machine.cpus.size} CPU: the load generator and the server share it",
-                   where: "this machine (Cpus_allowed_list)", fix: "run on 2 or more CPUs, or with load_hosts: on another machine")]
+                   where: "this machine (Cpus_allowed_list)", fix: "2 or more CPUs, or load_hosts: on another machine")]
         elsif !machine.taskset
           [warning("taskset is not installed, so rackbench cannot pin", where: "this machine (PATH)",
                                                                         fix: "install util-linux (taskset)")]

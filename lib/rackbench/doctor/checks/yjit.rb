@@ -12,7 +12,7 @@ module Rackbench
         return [] if env_on? || shapes.any?(&:yjit)
 
         where = subject.suite? ? subject.where_key(["servers"]) : "the servers' Ruby (#{RUBY_VERSION}): RUBY_YJIT_ENABLE unset"
-        fix = subject.suite? ? "yjit: true on the server entries (or a config with and one without, to compare)" : "RUBY_YJIT_ENABLE=1"
+        fix = subject.suite? ? "yjit: true on the server entries (or one config with, one without)" : "RUBY_YJIT_ENABLE=1"
         [note("this Ruby has YJIT but no server runs it#{" (on Ruby 3.1 it is experimental)" if RUBY_VERSION < "3.2"}",
               where: where, fix: fix)]
       end

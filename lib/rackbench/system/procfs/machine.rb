@@ -64,7 +64,7 @@ module Rackbench
 
     # /proc/meminfo's figures in bytes: {"MemTotal" => ..., "SwapTotal" => ..., "SwapFree" => ...}.
     def meminfo_bytes(proc_dir: DIR)
-      read("#{proc_dir}/meminfo").to_s.each_line.each_with_object({}) do |line, info|
+      read("#{proc_dir}/meminfo").to_s.each_line.with_object({}) do |line, info|
         name, kb = line.match(/\A(\w+):\s+(\d+) kB/)&.captures
         info[name] = kb.to_i * 1024 if name
       end
