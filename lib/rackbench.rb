@@ -88,4 +88,5 @@ module Rackbench
   autoload :Engines, "rackbench/engines"
   autoload :Reports, "rackbench/reports"
   autoload :Apps, "rackbench/targets/apps"
+  autoload :Doctor, "rackbench/doctor"
 end

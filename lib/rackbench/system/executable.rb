@@ -8,8 +8,10 @@ module Rackbench
   #   Executable.find("wrk")                                       # => "/usr/bin/wrk" or nil
   #   Executable.find("haproxy", also_in: Executable::SBIN)        # => "/usr/sbin/haproxy"
   #   Executable.folder_with(%w[initdb postgres], also_in: dirs)   # => the first folder holding both
+  #   Executable.version(["wrk", "-v"], /wrk (\S+)/)                # => "4.1.0" or nil
   module Executable
     SBIN = %w[/usr/sbin /sbin].freeze
+    VERSION_TIMEOUT_S = 10
 
     module_function
 
@@ -29,5 +31,13 @@ module Rackbench
     def folders(also_in = []) = ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).reject(&:empty?) + also_in
 
     def runnable?(path) = File.file?(path) && File.executable?(path)
+
+    # What pattern's first group finds in the output (stdout and stderr) of
+    # argv, run through the Supervisor; nil when it cannot run or says nothing.
+    def version(argv, pattern)
+      Supervisor.run(argv, timeout_s: VERSION_TIMEOUT_S).output[pattern, 1]
+    rescue SystemCallError, ServiceError
+      nil
+    end
   end
 end

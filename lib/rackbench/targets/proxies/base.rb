@@ -50,12 +50,7 @@ module Rackbench
         def version
           return nil unless installed?
 
-          @version ||= begin
-            out = IO.popen([path, *self::VERSION_ARGV], err: %i[child out], &:read)
-            out[self::VERSION_PATTERN, 1]
-          end
-        rescue SystemCallError
-          nil
+          @version ||= Executable.version([path, *self::VERSION_ARGV], self::VERSION_PATTERN)
         end
       end
 

@@ -39,13 +39,11 @@ module Rackbench
         def passenger_version
           file = "/usr/lib/ruby/vendor_ruby/phusion_passenger.rb"
           found = File.exist?(file) && File.read(file)[/VERSION_STRING\s*=\s*['"]([^'"]+)/, 1]
-          found || IO.popen([path, "--version"], err: %i[child out], &:read)[/Passenger\S* (\d[\d.]*)/, 1]
-        rescue SystemCallError
-          nil
+          found || Executable.version([path, "--version"], /Passenger\S* (\d[\d.]*)/)
         end
 
         def unavailable_reason
-          return "passenger is not installed (bin/setup installs Debian's passenger package)" unless installed?
+          return "passenger is not installed (`bin/setup passenger` installs Debian's passenger package)" unless installed?
 
           agent = Dir["/usr/lib/passenger/support-binaries/PassengerAgent"].first
           "Passenger's agent binary is missing (/usr/lib/passenger/support-binaries/PassengerAgent)" unless agent
