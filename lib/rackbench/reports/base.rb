@@ -74,7 +74,8 @@ module Rackbench
         if pin["server_cpus"]
           pinned = "server on CPU #{pin["server_cpus"].join(",")}, load on CPU #{pin["client_cpus"].join(",")}"
         end
-        ["Run #{run["id"]}: suite #{run["suite"]} (#{run["status"]}, #{run["started_at"]})",
+        status = [run["status"], run["reason"]].compact.join(": ")
+        ["Run #{run["id"]}: suite #{run["suite"]} (#{status}, #{run["started_at"]})",
          "Machine: #{m["cpu_model"]}, #{m["cores"]} cores, Linux #{m["kernel"]}, #{m["ruby"]}",
          "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}",
          *app_bundle_lines(m["app_bundles"]),
