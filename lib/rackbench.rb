@@ -90,4 +90,5 @@ module Rackbench
   autoload :Apps, "rackbench/targets/apps"
   autoload :Knob, "rackbench/suite/knob"
   autoload :Knobs, "rackbench/targets/knobs"
+  autoload :Doctor, "rackbench/doctor"
 end

@@ -62,6 +62,14 @@ module Rackbench
     def kernel_release(proc_dir: DIR) = read("#{proc_dir}/sys/kernel/osrelease")&.strip
     def cpu_model(proc_dir: DIR) = read("#{proc_dir}/cpuinfo").to_s[/^model name\s*:\s*(.+)$/, 1]
 
+    # /proc/meminfo's figures in bytes: {"MemTotal" => ..., "SwapTotal" => ..., "SwapFree" => ...}.
+    def meminfo_bytes(proc_dir: DIR)
+      read("#{proc_dir}/meminfo").to_s.each_line.with_object({}) do |line, info|
+        name, kb = line.match(/\A(\w+):\s+(\d+) kB/)&.captures
+        info[name] = kb.to_i * 1024 if name
+      end
+    end
+
     def memory_bytes(proc_dir: DIR)
       kb = read("#{proc_dir}/meminfo").to_s[/^MemTotal:\s+(\d+)/, 1]
       kb && (kb.to_i * 1024)

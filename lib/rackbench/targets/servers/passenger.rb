@@ -44,7 +44,7 @@ module Rackbench
         end
 
         def unavailable_reason
-          return "passenger is not installed (bin/setup installs Debian's passenger package)" unless installed?
+          return "passenger is not installed (`bin/setup passenger` installs Debian's passenger package)" unless installed?
 
           agent = Dir["/usr/lib/passenger/support-binaries/PassengerAgent"].first
           "Passenger's agent binary is missing (/usr/lib/passenger/support-binaries/PassengerAgent)" unless agent

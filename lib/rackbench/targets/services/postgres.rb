@@ -28,7 +28,7 @@ module Rackbench
       def self.bindir = Executable.folder_with(%w[initdb postgres], also_in: SEARCH_DIRS)
 
       def self.unavailable_reason
-        return "initdb/postgres not found (Debian package postgresql; bin/setup installs it)" unless bindir
+        return "initdb/postgres not found (Debian package postgresql; `bin/setup postgres` installs it)" unless bindir
         return "running as root needs setpriv (util-linux) and a #{OS_USER} user" if Process.uid.zero? && !root_ready?
 
         nil

@@ -29,9 +29,10 @@ module Rackbench
         def installed? = !jruby_path.nil? && !gem_spec.nil?
 
         def unavailable_reason
-          return "jruby is not installed (bin/setup installs Debian's jruby)" unless jruby_path
+          return "jruby is not installed (`bin/setup #{server_name}` installs it and the server)" unless jruby_path
           unless gem_spec
-            return "gem #{gem_name} is not installed for JRuby in vendor/jruby/#{server_name} (bin/setup: #{install_hint})"
+            return "gem #{gem_name} is not installed for JRuby in vendor/jruby/#{server_name} " \
+                   "(`bin/setup #{server_name}` runs: #{install_hint})"
           end
 
           nil
