@@ -34,7 +34,7 @@ module Rackbench
       def document = @document ||= RunDocument.new(self).document
 
       # Measured cells grouped by endpoint, in plan order: {"/hello" => [row, ...]}
-      def sections
+      def rows_by_endpoint
         cells.select(&:ok?).group_by(&:endpoint).transform_values { |ms| ms.map { |m| row(m) } }
       end
 
