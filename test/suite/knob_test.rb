@@ -18,8 +18,8 @@ module Rackbench
     def test_a_number_must_be_finite
       delay = Knob.new("delay_ms", :number, min: 0)
       assert_nil delay.problem(0.5)
-      assert_equal "must be a number >= 0", delay.problem(Float::INFINITY)
-      assert_equal "must be a number >= 0", delay.problem("x")
+      assert_equal "must be a finite number >= 0", delay.problem(Float::INFINITY)
+      assert_equal "must be a finite number >= 0", delay.problem("x")
     end
 
     def test_a_choice_defaults_to_its_first_value
@@ -54,6 +54,15 @@ module Rackbench
       knob = Knob.new("workers", :whole, min: 0, default: 0, doc: "forked worker processes")
       assert_equal "forked worker processes; a whole number >= 0, default 0", knob.describe
       assert_equal "a string", Knob.new("config", :string).describe
+    end
+
+    def test_every_key_of_a_suite_says_what_it_means_and_its_default_fits_its_own_check
+      Suite::KEYS.each do |name, knob|
+        refute_empty knob.doc, name
+        assert_nil knob.problem(knob.default), "#{name}'s default #{knob.default.inspect}"
+      end
+      assert_equal "measured seconds per cell; a finite number of seconds above 0 up to 86400, default 2",
+                   Suite::KEYS["duration_s"].describe
     end
 
     def test_an_unknown_type_is_a_mistake_in_the_declaration
