@@ -75,6 +75,7 @@ module Rackbench
   autoload :Drain, "rackbench/trial/drain"
   autoload :Noise, "rackbench/system/noise"
   autoload :Procfs, "rackbench/system/procfs"
+  autoload :Executable, "rackbench/system/executable"
   autoload :ProcessTable, "rackbench/system/process_table"
   autoload :Watchdog, "rackbench/system/watchdog"
   autoload :Orphans, "rackbench/system/orphans"
@@ -93,4 +94,7 @@ module Rackbench
   autoload :Engines, "rackbench/engines"
   autoload :Reports, "rackbench/reports"
   autoload :Apps, "rackbench/targets/apps"
+  autoload :Knob, "rackbench/suite/knob"
+  autoload :Knobs, "rackbench/targets/knobs"
+  autoload :Doctor, "rackbench/doctor"
 end

@@ -63,13 +63,18 @@ module Rackbench
       @db[:runs].where(id: id).update(settings_json: settings.merge(extra).to_json)
     end
 
-    def finish_run(id, status)
-      @db[:runs].where(id: id).update(status: status, finished_at: now)
+    # A run ends "finished", "interrupted" (ended_by a signal) or "failed"
+    # (ended_by anything else: a service that could not start, a full results
+    # disk), with the error's message as its reason.
+    def finish_run(id, status, ended_by: nil)
+      failed = ended_by.is_a?(StandardError)
+      @db[:runs].where(id: id).update(status: failed ? "failed" : status, reason: failed ? ended_by.message : nil,
+                                      finished_at: now)
     end
 
     # A resumed run (Resume) is running again until it finishes.
     def reopen_run(id)
-      @db[:runs].where(id: id).update(status: "running", finished_at: nil)
+      @db[:runs].where(id: id).update(status: "running", reason: nil, finished_at: nil)
       run(id)
     end
 
@@ -187,6 +192,9 @@ module Rackbench
         samples: @db[:samples].where(cell_id: cells.map { |c| c[:id] }).order(:t_s).all.group_by { |r| r[:cell_id] } }
     end
 
+    MIGRATION_LOCK_KEY = 0x7261636b # "rack"
+    private_constant :MIGRATION_LOCK_KEY
+
     private
 
     # What is known of a cell the run did not finish: from its plan position.
@@ -221,10 +229,8 @@ module Rackbench
       end
     end
 
-    MIGRATION_LOCK_KEY = 0x7261636b # "rack"
-
-    def with_migration_lock(&block)
-      return with_advisory_lock(&block) if location.postgres?
+    def with_migration_lock(&)
+      return with_advisory_lock(&) if location.postgres?
 
       FileUtils.mkdir_p(dir)
       File.open(File.join(dir, ".migrate.lock"), File::RDWR | File::CREAT, 0o644) do |lock|

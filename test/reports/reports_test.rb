@@ -65,7 +65,7 @@ module Rackbench
       md = render("markdown")
       assert_match "| Server / config | Conc. | Throughput req/s [95% CI] |", md
       assert_match "| puma x0:16 | 8 | #{grouped(cells.first.requests_per_s)} [", md
-      assert_match "**Verdicts (95 % intervals over server starts", md
+      assert_match "#### Verdicts (95 % intervals over server starts", md
       assert_match(/^1 comparisons? at 95 % each: /, md)
       assert_match "- FAILED thin (/hello c=8): thin exited before it was ready", md
     end

@@ -22,7 +22,7 @@ module Rackbench
     attr_reader :starts, :windows, :max_starts, :precision, :max_cell_s, :level
 
     def initialize(settings, level: Stats::LEVEL)
-      setting = ->(key) { settings[key] || Suite::KEYS.fetch(key)[1] }
+      setting = ->(key) { settings[key] || Suite::KEYS.fetch(key).default }
       @auto = settings.fetch("repeats", "auto") == "auto"
       @fixed = @auto ? nil : Integer(settings["repeats"])
       @starts = @auto ? setting.call("deployments") : [setting.call("deployments"), @fixed].min

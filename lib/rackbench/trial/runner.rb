@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "English"
 require "fileutils"
 require "set"
 require_relative "runner/resuming"
@@ -37,9 +38,11 @@ module Rackbench
 
     attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
-    # resume: a Resume, to continue its run instead of starting one.
-    def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil)
+    # resume: a Resume, to continue its run instead of starting one; doctor:
+    # the findings of `rackbench doctor` (hashes), stored in the run's machine.
+    def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil, doctor: nil)
       @suite = suite
+      @doctor = doctor
       @resume = resume
       @plan = Plan.new(suite)
       @store = store
@@ -76,11 +79,12 @@ module Rackbench
         run_starts
         status = "finished"
       ensure
+        ended_by = $ERROR_INFO # what stopped the run: nil once finished
         retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
         @fleet&.close
         supervisor.stop_all
-        store.finish_run(@run["id"], status)
+        store.finish_run(@run["id"], status, ended_by: ended_by)
       end
       emit(:run_finished, store.run(@run["id"]))
       @run["id"]
@@ -92,8 +96,9 @@ module Rackbench
     def settings = suite.data.merge("seed" => schedule.seed)
 
     def machine
-      Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version,
-                                "app_bundles" => own_app.provenance, "rackbench_pid" => Process.pid)
+      found = Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version,
+                                        "app_bundles" => own_app.provenance, "rackbench_pid" => Process.pid)
+      @doctor ? found.merge("doctor" => @doctor) : found
     end
 
     def own_app = @own_app ||= OwnApp.new(suite)
