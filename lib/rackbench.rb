@@ -52,6 +52,8 @@ module Rackbench
   autoload :Supervisor, "rackbench/system/supervisor"
   autoload :Sampler, "rackbench/system/sampler"
   autoload :Readiness, "rackbench/trial/readiness"
+  autoload :AppError, "rackbench/trial/app_error"
+  autoload :ExitReason, "rackbench/trial/exit_reason"
   autoload :Suite, "rackbench/suite"
   autoload :Plan, "rackbench/suite/plan"
   autoload :Runner, "rackbench/trial/runner"

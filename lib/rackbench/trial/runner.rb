@@ -264,7 +264,7 @@ module Rackbench
       deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path(*group.server_config["app"]),
                                           env: @service_env, cpus: pinning.server_cpus,
                                           ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
-                                          host: @fleet&.server_connection(group.server_config)).start
+                                          host: @fleet&.server_connection(group.server_config), log_root: store.dir).start
       @live[key] = Live.new(key: key, server: server, deployment: deployment, dir: dir, epoch: epoch, number: number,
                             verified: {}, warmed: Set.new)
     rescue ServiceError => e

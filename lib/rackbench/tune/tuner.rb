@@ -124,7 +124,7 @@ module Rackbench
         dir = File.join(@run["dir"], format("%02d-%s", @outcomes.size + 1, server.label.gsub(/[^a-z0-9]+/i, "-")))
         FileUtils.mkdir_p(dir)
         deployment = Deployment.new(server, supervisor: @supervisor, dir: dir, app: app_path, env: Apps.default_env(dir),
-                                            cpus: @pinning.server_cpus).start
+                                            cpus: @pinning.server_cpus, log_root: @store.dir).start
         target = deployment.target(@traffic.path)
         @traffic.requests.each { |request| check(deployment.target(request.path), request.path) }
         drain = Drain.new(deployment, path: @traffic.path, timeout_s: 30).calibrate
