@@ -54,6 +54,7 @@ module Rackbench
   autoload :Readiness, "rackbench/trial/readiness"
   autoload :Suite, "rackbench/suite"
   autoload :Plan, "rackbench/suite/plan"
+  autoload :CellKey, "rackbench/suite/cell_key"
   autoload :Runner, "rackbench/trial/runner"
   autoload :Store, "rackbench/store"
   autoload :Environment, "rackbench/system/environment"

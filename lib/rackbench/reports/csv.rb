@@ -18,7 +18,7 @@ module Rackbench
           csv << KEYS
           cells.each do |m|
             row = m.ok? ? row(m).merge("latency_p99_ms" => m.latency_ms(99)&.round(2)) : failed_row(m)
-            row = row.merge("endpoint" => m.endpoint, "offered_rate_per_s" => m.dig("config", "rate"))
+            row = row.merge("endpoint" => m.endpoint, "offered_rate_per_s" => m.offered_rate_per_s)
             csv << KEYS.map { |k| row[k] }
           end
         end
