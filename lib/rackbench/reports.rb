@@ -10,6 +10,7 @@ module Rackbench
   end
 end
 require_relative "reports/base"
+require_relative "reports/parts/grid"
 require_relative "reports/parts/mix_breakdown"
 require_relative "reports/parts/tune_answer"
 require_relative "reports/parts/rate_sweep"

@@ -19,7 +19,8 @@ module Rackbench
       @app_dir ||= File.join(tmpdir, "app").tap do |dir|
         FileUtils.cp_r(FIXTURE, dir)
         out, status = Bundler.with_unbundled_env { Open3.capture2e("bundle", "install", "--local", chdir: dir) }
-        assert status.success?, "bundle install --local of the fixture app failed (bin/setup installs sinatra 3.2.0):\n#{out}"
+        assert status.success?,
+               "bundle install --local of the fixture app failed (`bin/setup rails` installs sinatra 3.2.0):\n#{out}"
       end
     end
 

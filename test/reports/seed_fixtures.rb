@@ -34,8 +34,9 @@ module Rackbench
         latency_us: { "mean" => mean_ms * 1000, "p50" => mean_ms * 1000, "p99" => max_ms * 900, "max" => max_ms * 1000 },
         series: index == 1 ? series : [], histogram: histogram
       )
+      resources = { "cpu_percent" => cpu_percent, "pss_max_bytes" => pss_mb * 1_048_576, "processes_max" => 2 }
       Measurement::Repeat.new(index: index, deployment: index <= 2 ? 1 : 2, round: index, result: result, noise: nil,
-                              resources: { "cpu_percent" => cpu_percent, "pss_max_bytes" => pss_mb * 1_048_576, "processes_max" => 2 })
+                              resources: resources)
     end
 
     def stored_run(article: {}, scaled: nil, dir: "/nonexistent")

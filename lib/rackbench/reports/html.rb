@@ -73,7 +73,7 @@ module Rackbench
         figure.chart { margin: 0.5em 0; min-height: 40px; }
         table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
         th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
-        th:first-child, td:first-child { text-align: left; }
+        th:first-child, td:first-child, th.left, td.left { text-align: left; }
         .scaled { background: #fff6d6; padding: 4px 8px; }
         blockquote { border-left: 4px solid #ccc; margin: 0; padding: 0 1em; color: #444; }
         pre { background: #f6f6f6; padding: 8px; overflow-x: auto; }
@@ -207,7 +207,7 @@ module Rackbench
           <h2>#{h(part.recommendation)}</h2>
           <p class="note">#{h(part.intro)}. The sustainable rate is the highest open-loop rate that met the SLO,
           with the 95 % CI of its confirming probes; latency is measured from each request's scheduled send time.</p>
-          <pre>#{h(run.dig("settings", "tune_answer", "table"))}</pre>
+          #{part.grid.html}
           #{what_ran}
           </section>
           <div class="grid">#{tune.charts.map { |c| figure(c) }.join}</div>

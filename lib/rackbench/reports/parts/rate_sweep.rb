@@ -49,7 +49,7 @@ module Rackbench
 
         curves.map do |c|
           "\n#### Latency against offered rate: #{c["config"]}, #{c["endpoint"]}, #{c["concurrency"]} connections\n\n" \
-            "| #{HEADERS.join(" | ")} |\n|#{" ---: |" * HEADERS.size}\n" +
+          "| #{HEADERS.join(" | ")} |\n|#{" ---: |" * HEADERS.size}\n" +
             c["rows"].map { |r| "| #{cells(r).join(" | ")} |\n" }.join
         end.join
       end
@@ -67,7 +67,10 @@ module Rackbench
       end
 
       def cells(row)
-        return [format("%g", row["offered_per_s"]), "failed: #{row["reason"].to_s.lines.first.to_s.strip}", "", "", "", ""] unless row["ok"]
+        unless row["ok"]
+          return [format("%g", row["offered_per_s"]), "failed: #{row["reason"].to_s.lines.first.to_s.strip}", "", "", "",
+                  ""]
+        end
 
         [format("%g", row["offered_per_s"]), with_ci(row["achieved_per_s"], row["achieved_ci"], "%.1f"),
          ms(row["p50_ms"]), ms(row["p90_ms"]), with_ci(row["p99_ms"], row["p99_ci"], "%.2f"), row["errors"]]

@@ -29,15 +29,14 @@ module Rackbench
         def version
           return nil unless installed?
 
-          @version ||= [IO.popen([APACHE, "-v"], err: %i[child out], &:read)[%r{Apache/(\S+)}, 1],
-                        passenger_version].compact.join("/")
-        rescue SystemCallError
-          nil
+          @version ||= [Executable.version([APACHE, "-v"], %r{Apache/(\S+)}), passenger_version].compact.join("/")
         end
 
         def unavailable_reason
-          return "apache2 is not installed (bin/setup installs Debian's apache2)" unless File.executable?(APACHE)
-          return "mod_passenger is not installed (bin/setup installs Debian's libapache2-mod-passenger)" unless installed?
+          return "apache2 is not installed (`bin/setup passenger` installs Debian's apache2)" unless File.executable?(APACHE)
+          unless installed?
+            return "mod_passenger is not installed (`bin/setup passenger` installs Debian's libapache2-mod-passenger)"
+          end
 
           locations = passenger_root
           "Passenger's locations.ini is missing (#{locations})" unless File.exist?(locations)
