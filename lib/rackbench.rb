@@ -89,5 +89,7 @@ module Rackbench
   autoload :Engines, "rackbench/engines"
   autoload :Reports, "rackbench/reports"
   autoload :Apps, "rackbench/targets/apps"
+  autoload :Knob, "rackbench/suite/knob"
+  autoload :Knobs, "rackbench/targets/knobs"
   autoload :Doctor, "rackbench/doctor"
 end
