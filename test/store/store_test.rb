@@ -36,7 +36,7 @@ module Rackbench
     def test_a_rate_sweep_stored_before_cell_keys_gets_its_rate_and_config_label_as_columns
       legacy = File.join(tmpdir, "legacy")
       db = Sequel.sqlite(File.join(FileUtils.mkdir_p(legacy).first, Store::FILE))
-      Sequel::Migrator.run(db, File.dirname(Store::MIGRATIONS.first), target: 2)
+      Sequel::Migrator.run(db, File.dirname(Store::MIGRATIONS.first), target: 3)
       run_id = db[:runs].insert(suite: "old", settings_json: "{}", machine_json: "{}", dir: "", status: "finished",
                                 started_at: "2025-01-01T00:00:00Z")
       [[{ "server" => "puma", "threads" => 4, "rate" => 200 }, "puma x0:4 @ 200 req/s"],

@@ -2,7 +2,7 @@
 
 require "json"
 
-# 3: cell identity as columns (CellKey). A run's planned cells are stored
+# 4: cell identity as columns (CellKey). A run's planned cells are stored
 # when it is created (planned_cells), so a resumed run measures them as
 # planned and an unfinished cell still has its label; a cell row carries its
 # offered rate, its config's label and its variant, so no label is parsed.
