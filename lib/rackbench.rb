@@ -56,6 +56,7 @@ module Rackbench
   autoload :ExitReason, "rackbench/trial/exit_reason"
   autoload :Suite, "rackbench/suite"
   autoload :Plan, "rackbench/suite/plan"
+  autoload :CellKey, "rackbench/suite/cell_key"
   autoload :Runner, "rackbench/trial/runner"
   autoload :Store, "rackbench/store"
   autoload :Environment, "rackbench/system/environment"
@@ -71,6 +72,7 @@ module Rackbench
   autoload :Drain, "rackbench/trial/drain"
   autoload :Noise, "rackbench/system/noise"
   autoload :Procfs, "rackbench/system/procfs"
+  autoload :Executable, "rackbench/system/executable"
   autoload :ProcessTable, "rackbench/system/process_table"
   autoload :Watchdog, "rackbench/system/watchdog"
   autoload :Orphans, "rackbench/system/orphans"
@@ -89,4 +91,7 @@ module Rackbench
   autoload :Engines, "rackbench/engines"
   autoload :Reports, "rackbench/reports"
   autoload :Apps, "rackbench/targets/apps"
+  autoload :Knob, "rackbench/suite/knob"
+  autoload :Knobs, "rackbench/targets/knobs"
+  autoload :Doctor, "rackbench/doctor"
 end

@@ -75,14 +75,15 @@ module Rackbench
       def key_of(figure, key)
         case key
         when "app" then figure.cell.dig("config", "app") || settings["app"]
-        when "rate" then figure.cell.dig("config", "rate")
+        when "rate" then figure.cell["offered_rate_per_s"]
         else figure.cell[key]
         end
       end
 
       # "Sinatra /primes/10 at concurrency 500" for a group's header; "..., 200 req/s offered" in a rate sweep.
       def title(group)
-        text = [group["app"], group["endpoint"], group["concurrency"] && "at concurrency #{group["concurrency"]}"].compact.join(" ")
+        text = [group["app"], group["endpoint"],
+                group["concurrency"] && "at concurrency #{group["concurrency"]}"].compact.join(" ")
         group["rate"] ? "#{text}, #{format("%g", group["rate"])} req/s offered" : text
       end
 

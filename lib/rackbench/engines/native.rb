@@ -29,8 +29,10 @@ module Rackbench
         return "#{EXECUTABLE} is not built: run `bundle exec rake compile` (bin/setup does)" unless available?
 
         stale = path == BINARY ? self.class.stale_sources(BINARY) : []
+        return if stale.empty?
+
         "#{EXECUTABLE} is older than its sources (#{stale.first(3).join(", ")} changed since it was built): " \
-          "run `bundle exec rake compile` (bin/setup does)" unless stale.empty?
+          "run `bundle exec rake compile` (bin/setup does)"
       end
 
       # The C sources beside binary that changed after it was built (a pull
@@ -40,11 +42,7 @@ module Rackbench
         Dir[File.join(File.dirname(binary), "*.{c,h}")].select { |f| File.mtime(f) > built }.map { |f| File.basename(f) }.sort
       end
 
-      def version
-        `#{path} --version 2>&1`[/rackbench-load (\S+)/, 1]
-      rescue SystemCallError
-        nil
-      end
+      def version = Executable.version([path, "--version"], /rackbench-load (\S+)/)
 
       def warmup_in_run? = true
       def supports_unix? = true

@@ -10,7 +10,10 @@ module Rackbench
     # objects, which also answer m["label"], m["concurrency"], ... like the
     # stored rows). A report reads nothing else, so it renders an old run
     # exactly as a new one. Base gives what the tabular formats share: the
-    # heading (what ran), rows of figures, verdicts per block and warnings.
+    # heading (what ran), rows of figures, verdicts per block and warnings,
+    # and #document: the report built once from them (RunDocument), which
+    # table, markdown, html and json serialize section by section. Every
+    # table any format prints is a Grid, the one table writer.
     class Base
       COLUMNS = [
         ["server", "Server / config"], ["concurrency", "Conc."], ["throughput", "Throughput req/s [95% CI]"],
@@ -27,8 +30,11 @@ module Rackbench
 
       def measurements = cells
 
+      # The report built once (RunDocument): table, markdown, html and json write it.
+      def document = @document ||= RunDocument.new(self).document
+
       # Measured cells grouped by endpoint, in plan order: {"/hello" => [row, ...]}
-      def sections
+      def rows_by_endpoint
         cells.select(&:ok?).group_by(&:endpoint).transform_values { |ms| ms.map { |m| row(m) } }
       end
 
@@ -50,7 +56,7 @@ module Rackbench
           "memory_mb" => m.memory_mb&.round(1), "memory_kind" => m.memory_kind,
           "cpu_percent" => m.cpu_percent,
           "repeats" => "#{m.repeats.size}/#{m.deployments}d",
-          "warnings" => m.warnings.map(&:to_s).join("; "),
+          "warnings" => m.warnings.join("; "),
           "status" => m.status, "reason" => m.reason
         }
       end
@@ -71,11 +77,26 @@ module Rackbench
         if pin["server_cpus"]
           pinned = "server on CPU #{pin["server_cpus"].join(",")}, load on CPU #{pin["client_cpus"].join(",")}"
         end
-        ["Run #{run["id"]}: suite #{run["suite"]} (#{run["status"]}, #{run["started_at"]})",
+        status = [run["status"], run["reason"]].compact.join(": ")
+        ["Run #{run["id"]}: suite #{run["suite"]} (#{status}, #{run["started_at"]})",
          "Machine: #{m["cpu_model"]}, #{m["cores"]} cores, Linux #{m["kernel"]}, #{m["ruby"]}",
          "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}",
          *app_bundle_lines(m["app_bundles"]),
-         "Settings: #{settings_text}"]
+         "Settings: #{settings_text}", *doctor_lines(m["doctor"])]
+      end
+
+      # What `rackbench doctor` found before the run: each warning, and how many notes.
+      def doctor_lines(findings)
+        return [] unless findings
+
+        warnings, notes = findings.partition { |f| f["severity"] == "warning" }
+        lines = warnings.map { |f| "Doctor: #{f["message"]} (#{f["where"]}); fix: #{f["fix"]}" }
+        if notes.any?
+          lines << "Doctor: #{notes.size} note(s): #{notes.map do |f|
+            f["check"]
+          end.uniq.join(", ")} (json format lists them)"
+        end
+        lines.empty? ? ["Doctor: nothing found that would mislead"] : lines
       end
 
       # The app's own bundle (AppBundle#to_h), when the suite's app has one.
@@ -143,7 +164,7 @@ module Rackbench
       def verdicts
         return [] if run.dig("settings", "tune") # a tune run's cells are probes of one config at several rates
 
-        cells.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency, m.dig("config", "rate")] }
+        cells.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency, m.offered_rate_per_s] }
              .filter_map do |(endpoint, concurrency, rate), list|
           next if list.size < 2
 
@@ -185,7 +206,7 @@ module Rackbench
       def wrap(text, width: 120, indent: "    ")
         lead = text[/\A */]
         lines = [+lead]
-        text.split(" ").each do |word|
+        text.split.each do |word|
           candidate = lines.last.empty? ? word : "#{lines.last} #{word}"
           candidate = "#{lines.last}#{word}" if lines.last.strip.empty?
           if candidate.length > width && !lines.last.strip.empty?

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "English"
 require "fileutils"
 require "set"
 require_relative "runner/resuming"
@@ -35,11 +36,13 @@ module Rackbench
 
     attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
-    # resume: a Resume, to continue its run instead of starting one.
-    def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil)
+    # resume: a Resume, to continue its run instead of starting one; doctor:
+    # the findings of `rackbench doctor` (hashes), stored in the run's machine.
+    def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil, doctor: nil)
       @suite = suite
+      @doctor = doctor
       @resume = resume
-      @plan = Plan.new(suite)
+      @plan = resume ? resume.plan : Plan.new(suite)
       @store = store
       @supervisor = supervisor
       @listener = listener
@@ -55,7 +58,7 @@ module Rackbench
       raise ConfigError, "engine #{@engine.name}: #{reason}" if reason
 
       @run = if @resume then store.reopen_run(@resume.id)
-             else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h)
+             else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h, plan: plan)
              end
       emit(:run_started, @run, plan)
       @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
@@ -73,11 +76,12 @@ module Rackbench
         (1..policy.deployments).each { |epoch| run_epoch(epoch) }
         status = "finished"
       ensure
+        ended_by = $ERROR_INFO # what stopped the run: nil once finished
         retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
         @fleet&.close
         supervisor.stop_all
-        store.finish_run(@run["id"], status)
+        store.finish_run(@run["id"], status, ended_by: ended_by)
       end
       emit(:run_finished, store.run(@run["id"]))
       @run["id"]
@@ -89,8 +93,9 @@ module Rackbench
     def settings = suite.data.merge("seed" => schedule.seed)
 
     def machine
-      Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version,
-                                "app_bundles" => own_app.provenance, "rackbench_pid" => Process.pid)
+      found = Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version,
+                                        "app_bundles" => own_app.provenance, "rackbench_pid" => Process.pid)
+      @doctor ? found.merge("doctor" => @doctor) : found
     end
 
     def own_app = @own_app ||= OwnApp.new(suite)
@@ -259,7 +264,7 @@ module Rackbench
       group = groups.fetch(key)
       server = server_for(group)
       number = (@deployed[key] += 1)
-      dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(server.label)), "d#{number}")
+      dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(cell.key.config_label)), "d#{number}")
       FileUtils.mkdir_p(dir)
       deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path(*group.server_config["app"]),
                                           env: @service_env, cpus: pinning.server_cpus,
@@ -334,21 +339,15 @@ module Rackbench
       record(cell, "failed", state.repeats, reason: reason, log_tail: log_tail, deployment: deployment)
     end
 
-    # A rate sweep's cell says its offered rate: "puma x0:16 @ 200 req/s".
-    def label_of(server, cell) = cell.rate ? "#{server.label} @ #{format("%g", cell.rate)} req/s" : server.label
-
+    # The cell's row: its key's columns (label rendered from it) and how it went.
     def record(cell, status, repeats, reason: nil, log_tail: nil, deployment: nil)
-      server = server_for(groups.fetch(group_key(cell)))
       deployment ||= @live[group_key(cell)]&.deployment
-      row = {
-        "position" => cell.index, "server" => server.name, "label" => label_of(server, cell),
-        "config" => cell.rate ? cell.server_config.merge("rate" => cell.rate) : cell.server_config,
-        "endpoint" => cell.endpoint["name"], "path" => cell.endpoint["path"], "concurrency" => cell.concurrency,
-        "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
-        "server_version" => deployment&.server_version || server.class.version, "server_command" => deployment&.commands,
-        "engine_command" => repeats.last&.result&.command,
+      row = cell.key.columns.merge(
+        "position" => cell.index, "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
+        "server_version" => deployment&.server_version || Servers.fetch(cell.server_name).version,
+        "server_command" => deployment&.commands, "engine_command" => repeats.last&.result&.command,
         "started_at" => repeats.first&.started_at || Time.now.utc.iso8601(3)
-      }
+      )
       measurement = Measurement.new(row, repeats, precision: policy.precision)
       store.add_cell(@run["id"], row.merge(summary(measurement)))
       emit(:cell_finished, cell, measurement)

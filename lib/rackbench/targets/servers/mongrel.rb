@@ -19,7 +19,7 @@ module Rackbench
       VERSION = "1.2.0.pre2"
       GEM_HOME = File.join(ROOT, "vendor", "mongrel")
       SERVER_SCRIPT = File.join(__dir__, "mongrel", "rack_server.rb")
-      knob :lock, "true: one request at a time (Rack::Lock, like Rails 2's global lock); default false"
+      knob :lock, :boolean, default: false, doc: "true: one request at a time (Rack::Lock, like Rails 2's global lock)"
 
       class << self
         def supports_unix? = false
@@ -31,26 +31,17 @@ module Rackbench
         def unavailable_reason
           return nil if installed?
 
-          "mongrel #{VERSION} is not installed in vendor/mongrel (bin/setup builds it: gem install --install-dir " \
+          "mongrel #{VERSION} is not installed in vendor/mongrel (`bin/setup mongrel` builds it: gem install --install-dir " \
             "vendor/mongrel mongrel -v #{VERSION} -- --with-cflags=-Wno-error=format-security; 1.1.5 cannot be built: " \
             "its fastthread extension calls Config::CONFIG, removed from Ruby)"
         end
-      end
-
-      def validate!
-        super
-        unless [nil, true, false].include?(config["lock"])
-          raise ConfigError, "server mongrel: lock must be true or false, got #{config["lock"].inspect}"
-        end
-
-        self
       end
 
       def command(app:, bind:, **)
         [ruby, SERVER_SCRIPT, bind.port.to_s, app, *("--lock" if locked?)]
       end
 
-      def locked? = config["lock"] == true
+      def locked? = setting("lock")
 
       # Outside bundler, with vendor/mongrel beside the system's gems.
       def env
