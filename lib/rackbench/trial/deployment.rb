@@ -99,7 +99,7 @@ module Rackbench
       bind = server.bind(dir)
       bind = Servers::Base::Bind.new(port: bind.port, host: @host.host.address) if @host
       argv = server.command(app: @app, bind: bind, dir: dir)
-      env = server.env.merge(@env)
+      env = server.env.merge(@env).merge(server.entry_env)
       env = @bundle.env.merge(env) if @bundle
       env = server.yjit_env(env)
       # A gem's executable run by this Ruby goes through the app's bundle; servers

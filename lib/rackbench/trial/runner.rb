@@ -71,7 +71,7 @@ module Rackbench
         @fleet = Hosts::Fleet.start(suite, supervisor: supervisor, dir: @run["dir"]) # suites with hosts: (Hosts)
         @window = @fleet.window(@window) if @fleet
         @service_env = own_app.env(Apps.default_env(@run["dir"]).merge(start_services))
-        own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env)
+        own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env, log_root: store.dir)
         fail_unavailable
         (1..policy.deployments).each { |epoch| run_epoch(epoch) }
         status = "finished"
@@ -266,6 +266,7 @@ module Rackbench
       number = (@deployed[key] += 1)
       dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(cell.key.config_label)), "d#{number}")
       FileUtils.mkdir_p(dir)
+      setup_server(key, server, File.join(File.dirname(dir), "setup"))
       deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path(*group.server_config["app"]),
                                           env: @service_env, cpus: pinning.server_cpus,
                                           ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
@@ -275,6 +276,15 @@ module Rackbench
     rescue ServiceError => e
       group.cells.each { |c| fail_cell(c, e.message, e.log_tail) }
       nil
+    end
+
+    # A server entry's own setup: commands, once per run before its first start.
+    def setup_server(key, server, dir)
+      return if (@set_up ||= Set.new).include?(key)
+
+      own_app.server_setup!(server, supervisor, dir, @service_env, app_path: suite.app_path(*server.config["app"]),
+                                                                   log_root: store.dir)
+      @set_up << key
     end
 
     def retire(keys)
