@@ -53,6 +53,9 @@ module Rackbench
       # A rate sweep: each offered open-loop rate (req/s) a level of every cell
       # (Plan), at each concurrency, which sets the connections available.
       "rates" => [Array, nil],
+      # Open loop's arrivals: evenly spaced, or random (Poisson, seeded); a
+      # rate sweep defaults to poisson, a fixed rate: to uniform.
+      "arrivals" => [%w[uniform poisson], nil],
       "engine" => [String, "native"],
       "client_threads" => [Integer, 1],
       "keepalive" => [[true, false], true],

@@ -222,7 +222,8 @@ module Rackbench
       Engines::Load.new(target: target, concurrency: cell.concurrency, threads: suite["client_threads"],
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
-                        rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic)
+                        rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
+                        arrivals: suite["arrivals"] || (cell.rate ? "poisson" : nil))
     end
 
     # An engine that cannot cut the warm-up from its own run gets a separate
