@@ -70,6 +70,7 @@ module Rackbench
   autoload :Drain, "rackbench/trial/drain"
   autoload :Noise, "rackbench/system/noise"
   autoload :Procfs, "rackbench/system/procfs"
+  autoload :Executable, "rackbench/system/executable"
   autoload :ProcessTable, "rackbench/system/process_table"
   autoload :Watchdog, "rackbench/system/watchdog"
   autoload :Orphans, "rackbench/system/orphans"
@@ -88,4 +89,5 @@ module Rackbench
   autoload :Engines, "rackbench/engines"
   autoload :Reports, "rackbench/reports"
   autoload :Apps, "rackbench/targets/apps"
+  autoload :Doctor, "rackbench/doctor"
 end

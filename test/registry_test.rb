@@ -11,7 +11,8 @@ module Rackbench
     end
 
     def test_every_file_in_a_registry_folder_registers_its_name
-      { Servers => "targets/servers", Engines => "engines", Reports => "reports" }.each do |registry, dir|
+      { Servers => "targets/servers", Engines => "engines", Reports => "reports",
+        Doctor => "doctor/checks" }.each do |registry, dir|
         Dir[File.join(ROOT, "lib/rackbench", dir, "*.rb")].each do |file|
           name = File.basename(file, ".rb")
           next if name == "base"

@@ -50,19 +50,11 @@ module Rackbench
       return pass if left.empty?
 
       described = left.map { |pid| "#{pid} #{command_line(pid)}" }
-      left.each do |pid|
-        Process.kill("KILL", pid)
-      rescue SystemCallError
-        nil
-      end
+      Supervisor.signal_pids(left, "KILL")
       flunk "no process left, but within 5 s these remained:\n#{described.join("\n")}"
     end
 
-    def command_line(pid)
-      File.binread("/proc/#{pid}/cmdline").tr("\0", " ").strip[0, 200]
-    rescue SystemCallError
-      "(gone)"
-    end
+    def command_line(pid) = Procfs.command_line(pid)&.strip&.[](0, 200) || "(gone)"
 
     def suite_yaml(extra = {})
       {

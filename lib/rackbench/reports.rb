@@ -10,6 +10,9 @@ module Rackbench
   end
 end
 require_relative "reports/base"
+require_relative "reports/parts/grid"
 require_relative "reports/parts/mix_breakdown"
 require_relative "reports/parts/tune_answer"
 require_relative "reports/parts/rate_sweep"
+require_relative "reports/parts/document"
+require_relative "reports/parts/run_document"

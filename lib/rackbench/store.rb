@@ -181,6 +181,9 @@ module Rackbench
         samples: @db[:samples].where(cell_id: cells.map { |c| c[:id] }).order(:t_s).all.group_by { |r| r[:cell_id] } }
     end
 
+    MIGRATION_LOCK_KEY = 0x7261636b # "rack"
+    private_constant :MIGRATION_LOCK_KEY
+
     private
 
     # What is known of a cell the run did not finish: from its plan position.
@@ -215,10 +218,8 @@ module Rackbench
       end
     end
 
-    MIGRATION_LOCK_KEY = 0x7261636b # "rack"
-
-    def with_migration_lock(&block)
-      return with_advisory_lock(&block) if location.postgres?
+    def with_migration_lock(&)
+      return with_advisory_lock(&) if location.postgres?
 
       FileUtils.mkdir_p(dir)
       File.open(File.join(dir, ".migrate.lock"), File::RDWR | File::CREAT, 0o644) do |lock|

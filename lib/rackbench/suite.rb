@@ -123,6 +123,8 @@ module Rackbench
     end
 
     def [](key) = @data[key]
+    # The line of a key path (["servers", 0, "workers"]) in the file, or nil.
+    def line(key_path) = @lines[key_path]
     def name = @data["name"] || File.basename(path, ".yml")
 
     # [{"name"=>, "path"=>, "expect_status"=>, "expect_body"=>, "method"=>, ...}],

@@ -22,7 +22,7 @@ module Rackbench
     def self.unavailable_reason
       return "network namespaces need root" unless Process.uid.zero?
       return "ip (iproute2) is not installed" unless system("command -v ip >/dev/null 2>&1")
-      return "sshd (openssh-server) is not installed; bin/setup installs it" unless File.executable?(SSHD)
+      return "sshd (openssh-server) is not installed; `bin/setup hosts` installs it" unless File.executable?(SSHD)
 
       probe = "rbprobe#{Process.pid}"
       _, err, st = Open3.capture3("ip", "netns", "add", probe)

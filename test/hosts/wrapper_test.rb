@@ -36,11 +36,7 @@ module Rackbench
     end
 
     def members(pgid)
-      Dir.children("/proc").grep(/\A\d+\z/).select do |pid|
-        File.read("/proc/#{pid}/stat").then { |s| s[(s.rindex(")") + 2)..].split[2].to_i == pgid }
-      rescue Errno::ENOENT, Errno::ESRCH
-        false
-      end
+      Procfs.process_stats.select { |stat| stat.pgrp == pgid }.map(&:pid)
     end
   end
 end

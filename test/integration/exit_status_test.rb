@@ -28,7 +28,7 @@ module Rackbench
     end
 
     def test_a_service_that_fails_to_start_is_4_with_its_own_words_not_bad_input
-      skip "postgres is not installed (bin/setup installs it)" if Services.fetch("postgres").unavailable_reason
+      skip "postgres is not installed (`bin/setup postgres` installs it)" if Services.fetch("postgres").unavailable_reason
       suite = small_suite("services" => [{ "service" => "postgres", "settings" => { "shared_buffers" => "lots" } }])
       status, _out, err = rackbench("run", "--results", tmpdir, suite)
       assert_equal 4, status, err

@@ -19,7 +19,8 @@ module Rackbench
       @app_dir ||= File.join(tmpdir, "app").tap do |dir|
         FileUtils.cp_r(FIXTURE, dir)
         out, status = Bundler.with_unbundled_env { Open3.capture2e("bundle", "install", "--local", chdir: dir) }
-        assert status.success?, "bundle install --local of the fixture app failed (bin/setup installs sinatra 3.2.0):\n#{out}"
+        assert status.success?,
+               "bundle install --local of the fixture app failed (`bin/setup rails` installs sinatra 3.2.0):\n#{out}"
       end
     end
 
@@ -55,7 +56,7 @@ module Rackbench
       status, out, pid = run_bin("run", own_suite, "--results", results)
       assert status.success?, out
       assert_match(/^App app: its own bundle, Gemfile\.lock sha256 \h{12}, Ruby [\d.]+, sinatra 3\.2\.0, rack 2\./, out)
-      assert_match(%r{^mix: puma x0:2 c=2 \(per endpoint\)\n.*\n  /version +3 }, out)
+      assert_match(%r{^mix: puma x0:2 c=2 \(per endpoint\)\nendpoint .*\n-+ .*\n/version +3 }, out)
       data = report(results)
       lock = File.read(File.join(app_dir, "Gemfile.lock"))
       bundle = data["run"]["machine"]["app_bundles"].values.first

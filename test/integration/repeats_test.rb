@@ -54,7 +54,8 @@ module Rackbench
         }
       RUBY
       _run, cells = run_suite("app" => app, "endpoints" => ["/slow"], "concurrency" => [6], "duration_s" => 0.5,
-                              "warmup_s" => 0, "repeats" => 2, "timeout_s" => 5, "servers" => [{ "server" => "puma", "threads" => 8 }])
+                              "warmup_s" => 0, "repeats" => 2, "timeout_s" => 5,
+                              "servers" => [{ "server" => "puma", "threads" => 8 }])
       m = cells.first
       assert_equal "ok", m.status, m.reason
       assert_operator m.repeats[1].drain_s, :>=, 0.3, "the second window waited for the first one's queue"

@@ -63,8 +63,8 @@ module Rackbench
       scaled = { "by" => "scale",
                  "changes" => [{ "key" => "workers", "from" => 4, "to" => 2 },
                                { "key" => "concurrency", "from" => 100, "to" => 50 }] }
-      v = verdict({ "says" => "Puma x4:10 beats Unicorn x4", "a" => PUMA.merge("workers" => 4), "b" => UNICORN.merge("workers" => 4),
-                    "endpoint" => "sleep", "concurrency" => 100 }, scaled)
+      v = verdict({ "says" => "Puma x4:10 beats Unicorn x4", "a" => PUMA.merge("workers" => 4),
+                    "b" => UNICORN.merge("workers" => 4), "endpoint" => "sleep", "concurrency" => 100 }, scaled)
       assert_equal "yes", v["answer"]
     end
 
@@ -127,9 +127,11 @@ module Rackbench
     end
 
     def test_nested_proxy_settings_match_a_subset
-      proxied = [cell("thin x3 via lighttpd hash", { "server" => "thin", "instances" => 3, "proxy" => { "proxy" => "lighttpd", "balance" => "hash" } }, rps: 50.0),
+      thin = { "server" => "thin", "instances" => 3 }
+      proxied = [cell("thin x3 via lighttpd hash",
+                      thin.merge("proxy" => { "proxy" => "lighttpd", "balance" => "hash" }), rps: 50.0),
                  cell("thin x3 via lighttpd rr",
-                      { "server" => "thin", "instances" => 3, "proxy" => { "proxy" => "lighttpd", "balance" => "round-robin" } }, rps: 140.0)]
+                      thin.merge("proxy" => { "proxy" => "lighttpd", "balance" => "round-robin" }), rps: 140.0)]
       spec = { "says" => "rr beats hash", "a" => { "proxy" => { "balance" => "round-robin" } },
                "b" => { "proxy" => { "balance" => "hash" } } }
       assert_match "yes, 2.8x", Article::Claim.new(spec, proxied).verdict["sentence"]

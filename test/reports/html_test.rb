@@ -20,7 +20,7 @@ module Rackbench
 
     def setup
       skip "charts: #{Charts::Renderer.unavailable_reason}" if Charts::Renderer.unavailable_reason
-      flunk "#{CHROMIUM} is missing (bin/setup installs Debian's chromium)" unless File.executable?(CHROMIUM)
+      flunk "#{CHROMIUM} is missing (`bin/setup chromium` installs Debian's chromium)" unless File.executable?(CHROMIUM)
     end
 
     def test_a_real_run_of_puma_with_16_threads_against_thin_on_sleep_50_names_puma_the_winner_above_its_chart

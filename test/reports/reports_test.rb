@@ -32,8 +32,8 @@ module Rackbench
     def test_the_table_shows_the_median_with_its_confidence_interval
       row = render("table").lines.find { |l| l.start_with?("puma x0:16") }
       ci = Stats.bootstrap_ci([1800.0, 2000.0, 2200.0, 2100.0])
-      assert_match "2,050 [#{ci.low.round.to_s.sub(/(\d)(\d{3})\z/, '\1,\2')}, #{ci.high.round.to_s.sub(/(\d)(\d{3})\z/, '\1,\2')}]",
-                   row
+      grouped = ->(value) { value.round.to_s.sub(/(\d)(\d{3})\z/, '\1,\2') }
+      assert_match "2,050 [#{grouped.call(ci.low)}, #{grouped.call(ci.high)}]", row
       assert_match "0/4000", row
       assert_match "PSS 50.0", row
       assert_match "4/2d", row, "four repeats over two deployments"
@@ -63,7 +63,7 @@ module Rackbench
       md = render("markdown")
       assert_match "| Server / config | Conc. | Throughput req/s [95% CI] |", md
       assert_match "| puma x0:16 | 8 | 2,050 [", md
-      assert_match "**Verdicts**", md
+      assert_match "#### Verdicts", md
       assert_match "- FAILED thin (/hello c=8): thin exited before it was ready", md
     end
 

@@ -83,6 +83,7 @@ module Rackbench
         tolerance = @spec.fetch("tolerance", 0.1)
         ci = comparison.ci
         return ["not shown", ratio_text(comparison)] if ci.level.zero?
+
         lo = 1 / (1 + tolerance)
         hi = 1 + tolerance
         answer = if ci.low >= lo && ci.high <= hi then "yes"
@@ -201,9 +202,8 @@ module Rackbench
       end
 
       def level_cells(figure)
-        @cells.select do |c|
-          at_level(c) && c["config"]&.dig("app") == figure.cell["config"]&.dig("app")
-        end.map { |c| Figures.new(c) }
+        app = figure.cell["config"]&.dig("app")
+        @cells.select { |c| at_level(c) && c["config"]&.dig("app") == app }.map { |c| Figures.new(c) }
       end
 
       def subset?(match, config)

@@ -82,7 +82,8 @@ module Rackbench
 
       # "Sinatra /primes/10 at concurrency 500" for a group's header; "..., 200 req/s offered" in a rate sweep.
       def title(group)
-        text = [group["app"], group["endpoint"], group["concurrency"] && "at concurrency #{group["concurrency"]}"].compact.join(" ")
+        text = [group["app"], group["endpoint"],
+                group["concurrency"] && "at concurrency #{group["concurrency"]}"].compact.join(" ")
         group["rate"] ? "#{text}, #{format("%g", group["rate"])} req/s offered" : text
       end
 

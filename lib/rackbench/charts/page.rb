@@ -51,6 +51,7 @@ module Rackbench
       def bars
         @bars ||= cell_groups.filter_map do |title, list, endpoint_list|
           next if list.any? { |m| m.dig("config", "rate") } # a rate sweep's level: its knee chart says more
+
           fit([RankedBars.new(title, list, labels).chart]).first if concurrencies(endpoint_list).size == 1
         end
       end

@@ -17,7 +17,7 @@ module Rackbench
 
       # Why charts cannot be drawn here, or nil.
       def self.unavailable_reason
-        return "node is not on PATH (bin/setup installs it)" unless system("command -v node >/dev/null 2>&1")
+        return "node is not on PATH (bin/setup installs it)" unless Executable.available?("node")
         return "the Vega packages are not installed (run bin/setup, or npm ci in #{DIR})" unless installed?
 
         nil

@@ -69,22 +69,8 @@ module Rackbench
             "(#{@baseline["suite"]}): #{@regression.metric}, regression threshold #{(@regression.threshold * 100).round(1)} %"
         end
 
-        def table
-          body = rows.map { |r| r.map(&:to_s) }
-          widths = HEADERS.each_index.map { |i| ([HEADERS[i]] + body.map { |b| b[i] }).map(&:length).max }
-          line = lambda { |cells|
-            "#{cells.each_with_index.map do |c, i|
-              i < 3 ? c.ljust(widths[i]) : c.rjust(widths[i])
-            end.join("  ")}\n"
-          }
-          "#{title}\n\n#{line.call(HEADERS)}#{line.call(widths.map { |w| "-" * w })}#{body.map(&line).join}#{footer}"
-        end
-
-        def markdown
-          out = "#{title}\n\n| #{HEADERS.join(" | ")} |\n| :--- | :--- |#{" ---: |" * (HEADERS.size - 2)}\n"
-          rows.each { |r| out << "| #{r.join(" | ")} |\n" }
-          out << footer
-        end
+        def table = "#{title}\n\n#{grid.text}#{footer}"
+        def markdown = "#{title}\n\n#{grid.markdown}#{footer}"
 
         def json
           JSON.pretty_generate(
@@ -99,6 +85,9 @@ module Rackbench
         end
 
         private
+
+        # Server and endpoint left-aligned, the figures right.
+        def grid = Reports::Grid.new(HEADERS, rows, left: 2)
 
         def rows
           @regression.rows.map do |r|
@@ -119,7 +108,11 @@ module Rackbench
         def footer
           lines = []
           lines << "Not in both runs: #{@regression.unmatched.join("; ")}" unless @regression.unmatched.empty?
-          lines << (@regression.regressed? ? "REGRESSED: at least one cell is significantly slower than the threshold." : "No significant regression.")
+          lines << if @regression.regressed?
+                     "REGRESSED: at least one cell is significantly slower than the threshold."
+                   else
+                     "No significant regression."
+                   end
           "\n#{lines.join("\n")}\n"
         end
       end

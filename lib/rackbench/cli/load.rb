@@ -27,11 +27,10 @@ module Rackbench
       private
 
       def relay(path)
-        require "open3"
-        stdout, stderr, status = Open3.capture3(path, *@argv)
-        @out.write(stdout)
-        @err.write(stderr)
-        status.exitstatus || 1
+        finished = Supervisor.run([path, *@argv], timeout_s: nil)
+        @out.write(finished.stdout)
+        @err.write(finished.stderr)
+        finished.status.exitstatus || 1
       end
     end
   end

@@ -2,6 +2,7 @@
 
 require_relative "progress"
 require_relative "compare"
+require_relative "doctor"
 require_relative "../article/summary"
 
 module Rackbench
@@ -18,6 +19,7 @@ module Rackbench
         @results = Store::Location.default
         @format = nil
         @threshold = 0.05
+        @doctor = true
       end
 
       def call
@@ -28,17 +30,19 @@ module Rackbench
         scaled = Article::Summary.new({ "settings" => suite.data }, []).scaled_text
         @out.puts "rackbench: #{scaled}" if scaled
         report_orphans
-        measure(suite)
+        measure(suite, findings: @doctor && !@resume ? doctor(suite) : nil)
       end
 
       # Runs the suite and reports it; the exit status (see CLI::EXIT_STATUSES).
-      def measure(suite)
+      # findings: doctor's, stored with the run (machine["doctor"]).
+      def measure(suite, findings: nil)
         supervisor = Supervisor.new
         supervisor.trap_signals
         store = Store.new(@results)
         store.run(@baseline) if @baseline # a bad baseline is bad input: say so before anything starts
         resume = @resume && Resume.new(store, @resume.id)
-        run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out), resume: resume).run
+        run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out), resume: resume,
+                                   doctor: findings).run
         report(suite, store, run_id)
       rescue SignalException => e
         supervisor&.stop_all
@@ -72,6 +76,14 @@ module Rackbench
         @resume.suite
       ensure
         store&.close
+      end
+
+      # What would make this run misleading (Doctor), said before it starts; the findings as data.
+      def doctor(suite)
+        machine = Rackbench::Doctor::Machine.capture(results_dir: Store::Location.new(@results).dir)
+        findings = Rackbench::Doctor.examine(Rackbench::Doctor::Subject.from_suite(suite), machine)
+        @err.puts "#{Doctor.text(findings, "rackbench doctor")}\n  (rackbench run --no-doctor skips this)" unless findings.empty?
+        findings.map(&:to_h)
       end
 
       # Processes an earlier rackbench left running take CPU from this run:
@@ -155,6 +167,7 @@ module Rackbench
           repeat_options(o)
           o.on("--order ORDER", Schedule::ORDERS, "interleaved (default), random or sequential") { |v| @overrides["order"] = v }
           o.on("--seed N", Integer, "the order's random seed (default: drawn, and recorded)") { |n| @overrides["seed"] = n }
+          o.on("--no-doctor", "do not examine the suite, app and machine first (rackbench doctor)") { @doctor = false }
           o.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
         end
       end

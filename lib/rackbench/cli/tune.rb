@@ -39,8 +39,8 @@ module Rackbench
         @out.puts "rackbench tune: #{@server} on #{@app} #{@endpoint || (@mix && mix_text) || @workload_text}, #{@slo}" \
                   "#{", memory <= #{(@memory_bytes / 1_048_576.0).round} MB" if @memory_bytes}, " \
                   "#{@grid ? "full grid" : "budget #{@budget_s.round} s"}"
-        tuner = Rackbench::Tune::Tuner.new(app: @app, endpoint: @endpoint, mix: @mix, workload: @workload, space: space, slo: @slo, store: store,
-                                           supervisor: supervisor, budget_s: @budget_s, grid: @grid,
+        tuner = Rackbench::Tune::Tuner.new(app: @app, endpoint: @endpoint, mix: @mix, workload: @workload, space: space,
+                                           slo: @slo, store: store, supervisor: supervisor, budget_s: @budget_s, grid: @grid,
                                            memory_bytes: @memory_bytes, out: @out).run
         answer = tuner.answer
         @out.puts "\n#{answer.table}\n#{answer.sentence}"
@@ -137,8 +137,8 @@ module Rackbench
       end
 
       def bytes(text)
-        m = text.match(/\A(\d+(?:\.\d+)?)\s*(KB|MB|GB)?\z/i) or raise ConfigError,
-                                                                      "--memory: cannot read #{text.inspect}; write e.g. 512MB or 2GB"
+        m = text.match(/\A(\d+(?:\.\d+)?)\s*(KB|MB|GB)?\z/i) or
+          raise ConfigError, "--memory: cannot read #{text.inspect}; write e.g. 512MB or 2GB"
         (m[1].to_f * { "KB" => 1024, "MB" => 1024**2, "GB" => 1024**3 }.fetch(m[2].to_s.upcase, 1)).round
       end
 

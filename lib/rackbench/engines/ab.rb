@@ -9,11 +9,7 @@ module Rackbench
       NAME = "ab"
       EXECUTABLE = "ab"
 
-      def version
-        `#{path} -V 2>&1`[/Version (\S+)/, 1]
-      rescue SystemCallError
-        nil
-      end
+      def version = Executable.version([path, "-V"], /Version (\S+)/)
 
       def validate!(load)
         super

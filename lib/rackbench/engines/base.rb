@@ -47,10 +47,7 @@ module Rackbench
         !path.nil?
       end
 
-      def path
-        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, executable) }
-           .find { |f| File.executable?(f) && !File.directory?(f) }
-      end
+      def path = Executable.find(executable)
 
       def unavailable_reason
         "#{executable} is not on PATH (bin/setup installs it)" unless available?

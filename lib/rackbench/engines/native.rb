@@ -45,11 +45,7 @@ module Rackbench
         Dir[File.join(File.dirname(binary), "*.{c,h}")].select { |f| File.mtime(f) > built }.map { |f| File.basename(f) }.sort
       end
 
-      def version
-        `#{path} --version 2>&1`[/rackbench-load (\S+)/, 1]
-      rescue SystemCallError
-        nil
-      end
+      def version = Executable.version([path, "--version"], /rackbench-load (\S+)/)
 
       def warmup_in_run? = true
       def supports_unix? = true

@@ -32,12 +32,7 @@ module Rackbench
         end
       LUA
 
-      def version
-        out = `#{path} -v 2>&1`
-        out[/wrk (\S+)/, 1]
-      rescue SystemCallError
-        nil
-      end
+      def version = Executable.version([path, "-v"], /wrk (\S+)/)
 
       # wrk sends methods, headers, bodies and ids (WrkRequest); a mix needs the native engine.
       def unsupported(traffic)

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "etc"
 require "digest/sha2" # loaded here: Digest's const_missing is not thread-safe (installs run in parallel)
 
 module Rackbench
@@ -21,7 +22,7 @@ module Rackbench
 
       # cache_dir: the folder on the host (default ~/.cache/rackbench); local_arch:
       # this machine's architecture (default uname -m).
-      def initialize(connection, cache_dir: nil, local_arch: `uname -m`.strip)
+      def initialize(connection, cache_dir: nil, local_arch: Etc.uname[:machine])
         @conn = connection
         @cache_dir = cache_dir
         @local_arch = local_arch

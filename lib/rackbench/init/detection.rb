@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require "open3"
-
 module Rackbench
   module Init
     # What `rackbench init` can tell about an app from its files: the
@@ -16,6 +14,7 @@ module Rackbench
     class Detection
       # Ruby app servers rackbench drives, in the order a starter suite lists them.
       SERVERS = %w[puma unicorn pitchfork falcon thin iodine agoo webrick].freeze
+      ROUTES_TIMEOUT_S = 120
       RAILS_ROUTE = %r{\A\s*(?:\S+\s+)?GET\s+(/\S*?)(?:\(\.:format\))?\s+\S+#\S+}
 
       attr_reader :dir, :notes
@@ -66,9 +65,9 @@ module Rackbench
       end
 
       def rails_paths
-        out, status = Open3.capture2e(bundle ? bundle.env : {}, "bin/rails", "routes", chdir: dir)
-        unless status.success?
-          @notes << "`bin/rails routes` failed, so no routes were read: #{out.lines.last(1).join.strip}"
+        out = rails_routes
+        unless out
+          @notes << "`bin/rails routes` failed, so no routes were read: #{@routes_error}"
           return ["/"]
         end
         routes = out.lines.filter_map { |l| l[RAILS_ROUTE, 1] }.uniq
@@ -79,6 +78,18 @@ module Rackbench
         (routes - with_params).reject do |r|
           r.start_with?("/rails/", "/recede_historical_location", "/resume_historical_location", "/refresh_historical_location")
         end
+      end
+
+      # The output of `bin/rails routes`, or nil (the reason in @routes_error).
+      def rails_routes
+        finished = Supervisor.run(["bin/rails", "routes"], env: bundle ? bundle.env : {}, chdir: dir, timeout_s: ROUTES_TIMEOUT_S)
+        return finished.output if finished.status.success?
+
+        @routes_error = finished.output.lines.last(1).join.strip
+        nil
+      rescue SystemCallError, ServiceError => e
+        @routes_error = e.message
+        nil
       end
 
       def sinatra_paths

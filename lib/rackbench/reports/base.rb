@@ -27,6 +27,9 @@ module Rackbench
 
       def measurements = cells
 
+      # The report built once (RunDocument): table, markdown, html and json write it.
+      def document = @document ||= RunDocument.new(self).document
+
       # Measured cells grouped by endpoint, in plan order: {"/hello" => [row, ...]}
       def sections
         cells.select(&:ok?).group_by(&:endpoint).transform_values { |ms| ms.map { |m| row(m) } }
@@ -50,7 +53,7 @@ module Rackbench
           "memory_mb" => m.memory_mb&.round(1), "memory_kind" => m.memory_kind,
           "cpu_percent" => m.cpu_percent,
           "repeats" => "#{m.repeats.size}/#{m.deployments}d",
-          "warnings" => m.warnings.map(&:to_s).join("; "),
+          "warnings" => m.warnings.join("; "),
           "status" => m.status, "reason" => m.reason
         }
       end
@@ -75,7 +78,21 @@ module Rackbench
          "Machine: #{m["cpu_model"]}, #{m["cores"]} cores, Linux #{m["kernel"]}, #{m["ruby"]}",
          "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}",
          *app_bundle_lines(m["app_bundles"]),
-         "Settings: #{settings_text}"]
+         "Settings: #{settings_text}", *doctor_lines(m["doctor"])]
+      end
+
+      # What `rackbench doctor` found before the run: each warning, and how many notes.
+      def doctor_lines(findings)
+        return [] unless findings
+
+        warnings, notes = findings.partition { |f| f["severity"] == "warning" }
+        lines = warnings.map { |f| "Doctor: #{f["message"]} (#{f["where"]}); fix: #{f["fix"]}" }
+        if notes.any?
+          lines << "Doctor: #{notes.size} note(s): #{notes.map do |f|
+            f["check"]
+          end.uniq.join(", ")} (json format lists them)"
+        end
+        lines.empty? ? ["Doctor: nothing found that would mislead"] : lines
       end
 
       # The app's own bundle (AppBundle#to_h), when the suite's app has one.
@@ -185,7 +202,7 @@ module Rackbench
       def wrap(text, width: 120, indent: "    ")
         lead = text[/\A */]
         lines = [+lead]
-        text.split(" ").each do |word|
+        text.split.each do |word|
           candidate = lines.last.empty? ? word : "#{lines.last} #{word}"
           candidate = "#{lines.last}#{word}" if lines.last.strip.empty?
           if candidate.length > width && !lines.last.strip.empty?

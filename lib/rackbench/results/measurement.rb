@@ -54,13 +54,13 @@ module Rackbench
     # name => [per-repeat reader, which way is better, unit]: what a claim,
     # a comparison or a chart can ask for.
     METRICS = {
-      "requests_per_s" => [->(r) { r.requests_per_s }, :higher, "req/s"],
-      "good_requests_per_s" => [->(r) { r.good_requests_per_s }, :higher, "good req/s (errors left out)"],
+      "requests_per_s" => [lambda(&:requests_per_s), :higher, "req/s"],
+      "good_requests_per_s" => [lambda(&:good_requests_per_s), :higher, "good req/s (errors left out)"],
       "latency_mean_ms" => [->(r) { r.latency_mean_us&./(1000.0) }, :lower, "ms mean"],
       "latency_p50_ms" => [->(r) { r.latency_us(50)&./(1000.0) }, :lower, "ms p50"],
       "latency_p99_ms" => [->(r) { r.latency_us(99)&./(1000.0) }, :lower, "ms p99"],
       "longest_ms" => [->(r) { r.latency_us(100)&./(1000.0) }, :lower, "ms longest request"],
-      "error_share" => [->(r) { r.error_share }, :lower, "of requests failed"],
+      "error_share" => [lambda(&:error_share), :lower, "of requests failed"],
       "server_load" => [->(r) { r.cpu_percent&./(100.0) }, :lower, "server cores busy"],
       "memory_mb" => [->(r) { r.memory_bytes&./(1_048_576.0) }, :lower, "MB"],
       "total_time_s" => [->(r) { r.result.duration_s }, :lower, "s total"],

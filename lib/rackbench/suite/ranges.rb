@@ -97,8 +97,14 @@ module Rackbench
         return unless data.key?("rates")
 
         rates = data["rates"]
-        raise error(where + ["rates"], "must be a list of requests per second, got #{rates.inspect}") unless rates.is_a?(Array) && !rates.empty?
-        raise error(where + ["rates"], "cannot be given with rate: (one fixed rate); choose one") if data.key?("rate") || @data.key?("rate")
+        unless rates.is_a?(Array) && !rates.empty?
+          raise error(where + ["rates"],
+                      "must be a list of requests per second, got #{rates.inspect}")
+        end
+        if data.key?("rate") || @data.key?("rate")
+          raise error(where + ["rates"],
+                      "cannot be given with rate: (one fixed rate); choose one")
+        end
 
         rates.each_with_index { |r, j| check(where + ["rates", j], r) { |v| rate_problem(v) } }
       end

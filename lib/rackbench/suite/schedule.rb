@@ -39,7 +39,7 @@ module Rackbench
     # [[concurrency, [Block]]] in the plan's order of first appearance; in a
     # rate sweep each offered rate at a concurrency is a level of its own.
     def levels(cells)
-      cells.group_by { |c| c.respond_to?(:level) ? c.level : c.concurrency }.map do |level, at_level|
+      cells.group_by { |c| c.respond_to?(:level) ? c.level : c.concurrency }.map do |_level, at_level|
         concurrency = at_level.first.concurrency
         blocks = at_level.group_by { |c| c.endpoint["name"] }.map do |name, list|
           Block.new(concurrency: concurrency, endpoint: name, cells: list)

@@ -13,27 +13,16 @@ module Rackbench
     def capture
       {
         "hostname" => Socket.gethostname,
-        "cpu_model" => cpu_model,
+        "cpu_model" => Procfs.cpu_model,
         "cores" => Etc.nprocessors,
-        "memory_bytes" => memory_bytes,
-        "kernel" => File.read("/proc/sys/kernel/osrelease").strip,
+        "memory_bytes" => Procfs.memory_bytes,
+        "kernel" => Procfs.kernel_release,
         "os" => os_release,
         "ruby" => RUBY_DESCRIPTION,
         "rackbench" => VERSION,
         "gems" => gem_versions,
-        "loadavg" => File.read("/proc/loadavg").split.first(3).map(&:to_f)
+        "loadavg" => Procfs.loadavgs
       }
-    end
-
-    def cpu_model
-      File.read("/proc/cpuinfo")[/^model name\s*:\s*(.+)$/, 1]
-    rescue Errno::ENOENT
-      nil
-    end
-
-    def memory_bytes
-      kb = File.read("/proc/meminfo")[/^MemTotal:\s+(\d+)/, 1]
-      kb && (kb.to_i * 1024)
     end
 
     def os_release

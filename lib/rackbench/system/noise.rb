@@ -12,7 +12,7 @@ module Rackbench
   #   ... load ...
   #   noise.stop(known_cpu_s: server_and_services_cpu_s)  # => Hash
   class Noise
-    def initialize(cpus: nil, proc_dir: "/proc")
+    def initialize(cpus: nil, proc_dir: Procfs::DIR)
       @cpus = cpus
       @proc_dir = proc_dir
     end

@@ -17,7 +17,7 @@ module Rackbench
 
     GRACE_S = 2
 
-    def initialize(proc_dir: "/proc")
+    def initialize(proc_dir: Procfs::DIR)
       @proc_dir = proc_dir
     end
 
@@ -31,10 +31,10 @@ module Rackbench
 
     # Ends the orphans; returns those that were still there to end.
     def end_all(orphans)
-      signal(orphans, "TERM")
+      Supervisor.signal_pids(orphans.map(&:pid), "TERM")
       deadline = now + GRACE_S
       sleep 0.05 while orphans.any? { |o| ProcessTable.live?(o.pid, @proc_dir) } && now < deadline
-      signal(orphans, "KILL")
+      Supervisor.signal_pids(orphans.map(&:pid), "KILL")
       orphans
     end
 
@@ -61,17 +61,7 @@ module Rackbench
     end
 
     def command(pid)
-      File.binread("#{@proc_dir}/#{pid}/cmdline").split("\0").join(" ")[0, 120]
-    rescue SystemCallError
-      "?"
-    end
-
-    def signal(orphans, sig)
-      orphans.each do |orphan|
-        Process.kill(sig, orphan.pid)
-      rescue SystemCallError
-        nil
-      end
+      Procfs.command_line(pid, @proc_dir)&.[](0, 120) || "?"
     end
 
     def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

@@ -9,21 +9,13 @@ module Rackbench
     attr_reader :server_cpus, :client_cpus
 
     def self.choose(enabled:, cpus: available_cpus)
-      return new(nil, nil) if !enabled || cpus.size < 2 || !system("command -v taskset >/dev/null")
+      return new(nil, nil) if !enabled || cpus.size < 2 || !Executable.available?("taskset")
 
       new(cpus[0..-2], [cpus[-1]])
     end
 
     # The CPUs this process may run on (respects an outer taskset or cgroup).
-    def self.available_cpus
-      line = File.read("/proc/self/status")[/^Cpus_allowed_list:\s*(\S+)/, 1]
-      return (0...Etc.nprocessors).to_a unless line
-
-      line.split(",").flat_map do |r|
-        a, b = r.split("-").map(&:to_i)
-        (a..(b || a)).to_a
-      end
-    end
+    def self.available_cpus = Procfs.allowed_cpus || (0...Etc.nprocessors).to_a
 
     def initialize(server_cpus, client_cpus)
       @server_cpus = server_cpus

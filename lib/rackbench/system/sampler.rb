@@ -16,9 +16,6 @@ module Rackbench
     Sample = Struct.new(:t_s, :rss_bytes, :pss_bytes, :cpu_s, :processes, :threads, :worker_rss_bytes,
                         :worker_pss_bytes, :workers, keyword_init: true)
 
-    CLOCK_TICKS = 100 # sysconf(_SC_CLK_TCK) on Linux
-    PAGE_BYTES = 4096
-
     def self.summarize(samples)
       return {} if samples.empty?
 
@@ -39,7 +36,7 @@ module Rackbench
       }.compact
     end
 
-    def initialize(root_pids:, interval_s: 0.5, proc_dir: "/proc")
+    def initialize(root_pids:, interval_s: 0.5, proc_dir: Procfs::DIR)
       @root_pids = root_pids
       @interval_s = interval_s
       @proc = proc_dir
@@ -67,8 +64,9 @@ module Rackbench
 
     # One sample of the whole tree under the root pids, right now.
     def take
-      pids = tree_pids
-      stats = pids.filter_map { |pid| process_stat(pid)&.merge(pid: pid) }
+      stats = tree_stats.map do |stat|
+        { pid: stat.pid, cpu_s: stat.cpu_s, threads: stat.threads, rss_bytes: stat.rss_bytes, pss_bytes: pss_bytes(stat.pid) }
+      end
       workers = stats.reject { |s| @root_pids.include?(s[:pid]) }
       workers = stats if workers.empty?
       sample = Sample.new(
@@ -84,17 +82,8 @@ module Rackbench
       sample
     end
 
-    # The roots and all their descendants, found through /proc/*/stat's ppid.
-    def tree_pids
-      parents = Hash.new { |h, k| h[k] = [] }
-      Dir.each_child(@proc) do |entry|
-        next unless entry.match?(/\A\d+\z/)
-
-        stat = read("#{@proc}/#{entry}/stat") or next
-        parents[stat_fields(stat)[1].to_i] << entry.to_i
-      end
-      self.class.descendants(@root_pids.select { |p| File.exist?("#{@proc}/#{p}") }, parents)
-    end
+    # The roots and all their descendants (found through each process's ppid).
+    def tree_pids = tree_stats.map(&:pid)
 
     # The roots and every process below them, given {ppid => [pid, ...]}.
     def self.descendants(roots, children)
@@ -112,44 +101,24 @@ module Rackbench
 
     private
 
+    # The Procfs::ProcessStat of the roots and of their descendants.
+    def tree_stats
+      stats = process_stats.to_h { |stat| [stat.pid, stat] }
+      children = Hash.new { |h, k| h[k] = [] }
+      stats.each_value { |stat| children[stat.ppid] << stat.pid }
+      self.class.descendants(@root_pids.select { |pid| stats.key?(pid) }, children).map { |pid| stats[pid] }
+    end
+
+    # Every process's stat, and one process's PSS (RemoteSampler reads them on another host).
+    def process_stats = Procfs.process_stats(@proc)
+    def pss_bytes(pid) = Procfs.pss_bytes(pid, @proc)
+
     def worker_means(workers)
       return {} if workers.empty?
 
       pss = workers.map { |s| s[:pss_bytes] }
       { workers: workers.size, worker_rss_bytes: workers.sum { |s| s[:rss_bytes] } / workers.size,
         worker_pss_bytes: pss.all? ? pss.sum / workers.size : nil }
-    end
-
-    def process_stat(pid)
-      stat = read("#{@proc}/#{pid}/stat") or return nil
-      fields = stat_fields(stat)
-      {
-        # Its own time plus that of its reaped children (cutime, cstime): a
-        # worker that exits during the window (a refork, a respawn) keeps
-        # counting through the parent that reaped it.
-        cpu_s: fields[11..14].sum(&:to_i).fdiv(CLOCK_TICKS),
-        threads: fields[17].to_i,
-        rss_bytes: fields[21].to_i * PAGE_BYTES,
-        pss_bytes: pss_bytes(pid)
-      }
-    end
-
-    # Fields after "pid (comm)": index 0 is state, 1 ppid, 11 utime, 12 stime,
-    # 13 cutime, 14 cstime, 17 num_threads, 21 rss (pages) -- see proc(5), shifted by two.
-    def stat_fields(stat)
-      stat[(stat.rindex(")") + 2)..].split
-    end
-
-    def pss_bytes(pid)
-      rollup = read("#{@proc}/#{pid}/smaps_rollup") or return nil
-      kb = rollup[/^Pss:\s+(\d+) kB/, 1]
-      kb && (kb.to_i * 1024)
-    end
-
-    def read(path)
-      File.read(path)
-    rescue Errno::ENOENT, Errno::ESRCH, Errno::EACCES, Errno::EINVAL
-      nil
     end
 
     def now

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "tmpdir"
+
 module Rackbench
   # The only code that spawns, waits on and signals processes.
   #
@@ -32,6 +34,11 @@ module Rackbench
       end
     end
 
+    # What .run returns: a finished command's output streams and exit status.
+    Finished = Struct.new(:stdout, :stderr, :status, keyword_init: true) do
+      def output = stdout + stderr
+    end
+
     DEFAULT_GRACE_S = 5
     # Every child's environment carries the supervising rackbench's pid, so a
     # process rackbench started can always be traced back to it (tests, the
@@ -45,17 +52,36 @@ module Rackbench
 
     attr_reader :children
 
+    # Runs argv to completion, outside any run (version probes, `bin/rails
+    # routes`, `rackbench load` relaying an engine's output): a Finished with
+    # stdout and stderr apart. timeout_s nil: no deadline.
+    def self.run(argv, timeout_s:, env: {}, chdir: Dir.pwd)
+      Dir.mktmpdir("rackbench-run") do |dir|
+        out_path = File.join(dir, "stdout")
+        err_path = File.join(dir, "stderr")
+        supervisor = new
+        child = supervisor.spawn(argv, name: File.basename(argv.first.to_s), log_path: out_path, err_path: err_path,
+                                       env: env, chdir: chdir)
+        supervisor.wait(child, timeout_s)
+        Finished.new(stdout: File.read(out_path), stderr: File.read(err_path), status: child.status)
+      ensure
+        supervisor&.stop_all
+      end
+    end
+
     # Starts argv in a new process group. cpus: a list of CPU ids for taskset.
     # keep_stdin: the child reads a pipe that only this process writes, closed
     # when the child is stopped or this process ends (SIGKILL included).
-    def spawn(argv, name:, log_path:, env: {}, chdir: Dir.pwd, cpus: nil, keep_stdin: false)
+    # err_path: where stderr goes when not into log_path with stdout.
+    def spawn(argv, name:, log_path:, env: {}, chdir: Dir.pwd, cpus: nil, keep_stdin: false, err_path: nil)
       argv = argv.map(&:to_s)
       full = cpus ? ["taskset", "-c", cpus.join(","), *argv] : argv
-      File.write(log_path, "") if log_path
+      [log_path, err_path].compact.each { |path| File.write(path, "") }
       out = log_path ? [log_path, "a"] : File::NULL
+      err = err_path ? [err_path, "a"] : %i[child out]
       reader, writer = keep_stdin ? IO.pipe : [File::NULL, nil]
       pid = Process.spawn(env.merge(OWNER_ENV => Process.pid.to_s), *full, chdir: chdir, pgroup: true, in: reader,
-                                                                           out: out, err: %i[child out], close_others: true)
+                                                                           out: out, err: err, close_others: true)
       reader.close if writer
       Watchdog.current.watch(pid)
       child = Child.new(pid: pid, argv: full, log_path: log_path, name: name, stdin: writer)
@@ -68,16 +94,22 @@ module Rackbench
     # Kills the group if the deadline passes.
     def capture(argv, name:, log_path:, timeout_s:, env: {}, cpus: nil, chdir: Dir.pwd)
       child = spawn(argv, name: name, log_path: log_path, env: env, cpus: cpus, chdir: chdir)
-      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
+      wait(child, timeout_s)
+      [File.read(log_path), child.status, child.argv]
+    end
+
+    # Waits for child to end (its status is then child.status); past
+    # timeout_s (nil: never) stops its group and raises ServiceError.
+    def wait(child, timeout_s)
+      deadline = timeout_s && (Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s)
       while child.alive?
-        if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+        if deadline && Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
           stop(child, grace_s: 1)
-          raise ServiceError.new("#{name} ran past its #{timeout_s}s deadline", log_tail: child.log_tail)
+          raise ServiceError.new("#{child.name} ran past its #{timeout_s}s deadline", log_tail: child.log_tail)
         end
         sleep 0.02
       end
       forget(child)
-      [File.read(log_path), child.status, child.argv]
     end
 
     # Stops the child's process group: signal, grace period, then SIGKILL.
@@ -133,12 +165,23 @@ module Rackbench
 
     # Pids of live processes that a supervisor in process owner_pid started,
     # found through their environment (what tests use to prove nothing is left).
-    def self.processes_of(owner_pid, proc_dir: "/proc")
+    def self.processes_of(owner_pid, proc_dir: Procfs::DIR)
       ProcessTable.marked(owner_pid, proc_dir)
     end
 
+    # Sends signal to each of pids, processes outside the groups of this
+    # supervisor's children (pitchfork's molds, a Passenger session, what a
+    # rackbench that is gone left behind); those already gone are skipped.
+    def self.signal_pids(pids, signal)
+      pids.each do |pid|
+        Process.kill(signal, pid)
+      rescue Errno::ESRCH, Errno::EPERM
+        nil
+      end
+    end
+
     # True while any live (non-zombie) process of the child's group exists.
-    def group_alive?(child, proc_dir: "/proc")
+    def group_alive?(child, proc_dir: Procfs::DIR)
       ProcessTable.group_members([child.pid], proc_dir).any?
     end
 

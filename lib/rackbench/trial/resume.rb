@@ -56,9 +56,7 @@ module Rackbench
     end
 
     def rackbench_alive?(pid)
-      ProcessTable.live?(pid) && File.binread("/proc/#{pid}/cmdline").include?("rackbench")
-    rescue SystemCallError
-      false
+      ProcessTable.live?(pid) && Procfs.command_line(pid).to_s.include?("rackbench")
     end
   end
 end

@@ -35,9 +35,11 @@ module Rackbench
 
     attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
-    # resume: a Resume, to continue its run instead of starting one.
-    def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil)
+    # resume: a Resume, to continue its run instead of starting one; doctor:
+    # the findings of `rackbench doctor` (hashes), stored in the run's machine.
+    def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil, doctor: nil)
       @suite = suite
+      @doctor = doctor
       @resume = resume
       @plan = Plan.new(suite)
       @store = store
@@ -89,8 +91,9 @@ module Rackbench
     def settings = suite.data.merge("seed" => schedule.seed)
 
     def machine
-      Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version,
-                                "app_bundles" => own_app.provenance, "rackbench_pid" => Process.pid)
+      found = Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version,
+                                        "app_bundles" => own_app.provenance, "rackbench_pid" => Process.pid)
+      @doctor ? found.merge("doctor" => @doctor) : found
     end
 
     def own_app = @own_app ||= OwnApp.new(suite)

@@ -45,35 +45,20 @@ module Rackbench
         text
       end
 
-      def table
-        rows = @tuner.outcomes.map do |o|
-          over = o.rate && @memory_bytes && o.pss_bytes.to_i > @memory_bytes ? " (over --memory)" : ""
-          [o.label, if o.rate
-                      rate_text(o)
-                    else
-                      (o.error ? "failed" : "-")
-                    end, o.p99_ms ? format("%.1f", o.p99_ms) : "-",
-           o.pss_bytes ? "#{mb(o.pss_bytes)}#{over}" : "-", o.cpu_percent ? format("%.0f", o.cpu_percent) : "-",
-           o.knee ? o.knee.probes.size.to_s : "-"]
-        end
-        headers = ["Config", "Sustainable req/s [95% CI]", "p99 ms at knee", "PSS at knee", "CPU %", "Probes"]
-        widths = headers.each_index.map { |i| ([headers[i]] + rows.map { |r| r[i] }).map(&:length).max }
-        line = lambda { |cells|
-          "#{cells.each_with_index.map do |c, i|
-            i.zero? ? c.ljust(widths[i]) : c.rjust(widths[i])
-          end.join("  ")}\n"
-        }
-        line.call(headers) + line.call(widths.map { |w| "-" * w }) + rows.map(&line).join
-      end
+      # Every config tried, as the report of a stored tune run prints it (Reports::TuneAnswer).
+      def table = Reports::TuneAnswer.grid(configs, @memory_bytes).text
 
       def to_h
         { "slo" => @slo.to_s, "memory_bytes" => @memory_bytes, "recommendation" => best&.config, "sentence" => sentence,
-          "problem" => problem, "table" => table, "label" => best&.label,
-          "configs" => @tuner.outcomes.map do |o|
-            { "config" => o.config, "label" => o.label, "sustainable_rate" => o.rate, "ci" => o.ci&.to_a,
-              "p99_ms" => o.p99_ms, "pss_bytes" => o.pss_bytes, "cpu_percent" => o.cpu_percent, "error" => o.error,
-              "probes" => o.knee&.probes&.map { |p| { "rate" => p.rate, "met" => p.met, "error" => p.error }.compact } }
-          end }
+          "problem" => problem, "label" => best&.label, "configs" => configs }
+      end
+
+      def configs
+        @tuner.outcomes.map do |o|
+          { "config" => o.config, "label" => o.label, "sustainable_rate" => o.rate, "ci" => o.ci&.to_a,
+            "p99_ms" => o.p99_ms, "pss_bytes" => o.pss_bytes, "cpu_percent" => o.cpu_percent, "error" => o.error,
+            "probes" => o.knee&.probes&.map { |p| { "rate" => p.rate, "met" => p.met, "error" => p.error }.compact } }
+        end
       end
 
       private
@@ -85,10 +70,7 @@ module Rackbench
           "closer than the rate search can tell apart: this one uses the least memory"
       end
 
-      def rate_text(outcome)
-        ci = outcome.ci
-        ci ? format("%.0f req/s [%.0f, %.0f]", outcome.rate, ci.low, ci.high) : format("%.0f req/s", outcome.rate)
-      end
+      def rate_text(outcome) = Reports::TuneAnswer.rate_text(outcome.rate, outcome.ci&.to_a)
 
       def mb(bytes) = bytes ? "#{(bytes / 1_048_576.0).round} MB" : "?"
     end

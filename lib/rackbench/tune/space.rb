@@ -47,11 +47,12 @@ module Rackbench
 
       # Configs one step away from config on one knob.
       def neighbours(config)
-        @knobs.flat_map do |name, values|
+        neighbours = @knobs.flat_map do |name, values|
           i = values.index(config.fetch(name, false))
           [i - 1, i + 1].select { |j| j >= 0 && j < values.size }
                         .map { |j| config.merge(name => values[j]).reject { |_, v| v == false } }
-        end.select { |c| valid?(c) }
+        end
+        neighbours.select { |c| valid?(c) }
       end
 
       private
@@ -70,7 +71,10 @@ module Rackbench
 
       def checked_values(base, values)
         values.each do |name, list|
-          raise ConfigError, "--#{name}: #{server} has no #{name} knob to tune (it has #{base.keys.join(", ")})" unless base.key?(name)
+          unless base.key?(name)
+            raise ConfigError,
+                  "--#{name}: #{server} has no #{name} knob to tune (it has #{base.keys.join(", ")})"
+          end
           next if whole_numbers?(name, list)
 
           raise ConfigError, "--#{name}: want a list of whole numbers like 1,2,4, got #{Array(list).join(",").inspect}"

@@ -55,7 +55,7 @@ class ServingTest < Minitest::Test
     assert File.socket?(@deployment.bind.socket_path)
     5.times { assert_equal [200, "hello world"], Rackbench::Readiness.get(@deployment.target("/hello")).values_at(0, 2) }
     leader = @deployment.pids.first
-    workers = Rackbench::ProcessTable.pids.count { |pid| Rackbench::ProcessTable.stat_fields(pid)&.[](1).to_i == leader }
+    workers = Rackbench::Procfs.process_stats.count { |stat| stat.ppid == leader }
     assert_equal 2, workers, "itsi forked its two workers"
     assert_equal leader, File.read(File.join(tmpdir, "itsi.pid")).to_i
     refute File.exist?(File.join(File.dirname(HELLO_APP), ".itsi.pid")), "nothing written into the app's folder"
@@ -70,7 +70,7 @@ class ServingTest < Minitest::Test
     @deployment.stop
     @deployment = nil
     wait_until(timeout_s: 10, message: "passenger's watchdog (pid #{watchdog}) gone") do
-      !File.exist?("/proc/#{watchdog}") || File.read("/proc/#{watchdog}/stat")[/\) (\S)/, 1] == "Z"
+      !Rackbench::ProcessTable.live?(watchdog)
     end
   end
 

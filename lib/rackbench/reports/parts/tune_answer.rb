@@ -6,9 +6,28 @@ module Rackbench
     # settings "tune_answer"): the recommendation, or why there is none, and
     # every config tried. Empty for any other run. A pure function of the run.
     #
-    #   TuneAnswer.new(run).text      # for the terminal table
-    #   TuneAnswer.new(run).markdown
+    #   TuneAnswer.new(run).sections  # => [Document::Section "tune"], or [] for another run
+    #   TuneAnswer.grid(configs, memory_bytes)  # every config tried (Tune::Answer#to_h's configs), a Grid
     class TuneAnswer
+      HEADERS = ["Config", "Sustainable req/s [95% CI]", "p99 ms at knee", "PSS at knee", "CPU %", "Probes"].freeze
+
+      def self.grid(configs, memory_bytes)
+        Grid.new(HEADERS, configs.map do |c|
+          rate = c["sustainable_rate"]
+          over = rate && memory_bytes && c["pss_bytes"].to_i > memory_bytes ? " (over --memory)" : ""
+          [c["label"], rate ? rate_text(rate, c["ci"]) : unmeasured(c), c["p99_ms"] ? format("%.1f", c["p99_ms"]) : "-",
+           c["pss_bytes"] ? "#{(c["pss_bytes"] / 1_048_576.0).round} MB#{over}" : "-",
+           c["cpu_percent"] ? format("%.0f", c["cpu_percent"]) : "-", c["probes"] ? c["probes"].size.to_s : "-"]
+        end)
+      end
+
+      # "120 req/s [115, 124]"; interval: [low, high] or nil
+      def self.rate_text(rate, interval)
+        interval ? format("%.0f req/s [%.0f, %.0f]", rate, *interval) : format("%.0f req/s", rate)
+      end
+
+      def self.unmeasured(config) = config["error"] ? "failed" : "-"
+
       def initialize(run)
         @run = run
         @answer = run.dig("settings", "tune_answer")
@@ -19,27 +38,21 @@ module Rackbench
       def sentence = @answer&.fetch("sentence")
       def configs = @answer ? @answer["configs"] : []
 
+      def budget_text = @settings["grid"] ? "full grid" : "budget #{@settings["budget_s"]} s"
+
       def intro
         "rackbench tune: #{@settings["server"]}, #{@answer["slo"]}#{memory}; " \
-          "#{configs.size} configs in #{@answer["elapsed_s"]} s (#{@settings["grid"] ? "full grid" : "budget #{@settings["budget_s"]} s"})"
+          "#{configs.size} configs in #{@answer["elapsed_s"]} s (#{budget_text})"
       end
 
-      def text
-        return "" unless any?
+      # The intro, every config tried, and the recommendation (or why there is none).
+      def sections
+        return [] unless any?
 
-        "\n#{intro}\n\n#{@answer["table"]}\n#{recommendation}\n"
+        [Document::Section.new("tune", nil, [Document::Text.plain(intro), grid, Document::Text.strong(recommendation)])]
       end
 
-      def markdown
-        return "" unless any?
-
-        rows = @answer["table"].lines.map(&:chomp).reject { |l| l.start_with?("-") }
-                               .map { |l| l.split(/\s{2,}/).map(&:strip) }
-        head, *body = rows
-        table = ["| #{head.join(" | ")} |", "| :--- |#{" ---: |" * (head.size - 1)}",
-                 *body.map { |r| "| #{r.join(" | ")} |" }].join("\n")
-        "\n#{intro}\n\n#{table}\n\n**#{recommendation}**\n"
-      end
+      def grid = self.class.grid(configs, @answer["memory_bytes"])
 
       def recommendation = @answer["problem"] ? "No recommendation: #{@answer["problem"]}" : "Recommended: #{sentence}"
 

@@ -37,10 +37,7 @@ module Rackbench
         def proxy_name = self::NAME
         def balances = self::BALANCES.keys
 
-        def path
-          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).push("/usr/sbin", "/sbin")
-             .map { |d| File.join(d, self::EXECUTABLE) }.find { |f| File.file?(f) && File.executable?(f) }
-        end
+        def path = Executable.find(self::EXECUTABLE, also_in: Executable::SBIN)
 
         def installed? = !path.nil?
 
@@ -53,12 +50,7 @@ module Rackbench
         def version
           return nil unless installed?
 
-          @version ||= begin
-            out = IO.popen([path, *self::VERSION_ARGV], err: %i[child out], &:read)
-            out[self::VERSION_PATTERN, 1]
-          end
-        rescue SystemCallError
-          nil
+          @version ||= Executable.version([path, *self::VERSION_ARGV], self::VERSION_PATTERN)
         end
       end
 

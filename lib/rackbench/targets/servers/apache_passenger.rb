@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "fileutils"
+require "tmpdir"
 require_relative "passenger"
 
 module Rackbench
@@ -9,6 +11,13 @@ module Rackbench
     # 004_d5fd84afbf770cf8.txt. Its whole config is generated into the run's
     # folder (pid, logs, runtime dir there too) and Apache runs in the
     # foreground. TCP only: Apache cannot listen on a Unix socket.
+    #
+    # As root, Apache serves from www-data workers, which must walk down to
+    # the DocumentRoot, and Passenger would start the app as nobody: the app
+    # runs as root instead (user switching off), and the DocumentRoot is the
+    # app's public/ when www-data can reach it, else an empty folder made in
+    # the system's temporary folder and removed when Apache stops. So a
+    # checkout under a mode-700 folder (a home, `mktemp -d`) serves too.
     #
     #   - {server: apache_passenger, workers: 4}
     #   - {server: apache_passenger, workers: 4, mpm: prefork, spawn_method: direct}
@@ -29,15 +38,14 @@ module Rackbench
         def version
           return nil unless installed?
 
-          @version ||= [IO.popen([APACHE, "-v"], err: %i[child out], &:read)[%r{Apache/(\S+)}, 1],
-                        passenger_version].compact.join("/")
-        rescue SystemCallError
-          nil
+          @version ||= [Executable.version([APACHE, "-v"], %r{Apache/(\S+)}), passenger_version].compact.join("/")
         end
 
         def unavailable_reason
-          return "apache2 is not installed (bin/setup installs Debian's apache2)" unless File.executable?(APACHE)
-          return "mod_passenger is not installed (bin/setup installs Debian's libapache2-mod-passenger)" unless installed?
+          return "apache2 is not installed (`bin/setup passenger` installs Debian's apache2)" unless File.executable?(APACHE)
+          unless installed?
+            return "mod_passenger is not installed (`bin/setup passenger` installs Debian's libapache2-mod-passenger)"
+          end
 
           locations = passenger_root
           "Passenger's locations.ini is missing (#{locations})" unless File.exist?(locations)
@@ -56,7 +64,6 @@ module Rackbench
       def mpm = config.fetch("mpm", "event").to_s
 
       def command(app:, bind:, dir:)
-        check_reachable(File.dirname(app))
         path = File.join(dir, "apache2.conf")
         File.write(path, config_file(app, bind, dir))
         [APACHE, "-f", path, "-DFOREGROUND"]
@@ -88,13 +95,16 @@ module Rackbench
           PassengerMaxRequests #{int("max_requests", 0)}
           PassengerSpawnMethod #{spawn_method}
           PassengerFriendlyErrorPages off
+          #{"PassengerUserSwitching off\nPassengerDefaultUser root\nPassengerDefaultGroup root" if Process.euid.zero?}
+          <Directory />
+            AllowOverride None
+          </Directory>
           <VirtualHost 127.0.0.1:#{bind.port}>
-            DocumentRoot #{File.join(app_dir, "public").inspect}
+            DocumentRoot #{document_root(app_dir, dir).inspect}
             PassengerAppRoot #{app_dir.inspect}
             PassengerAppType rack
             PassengerStartupFile #{File.basename(app).inspect}
             PassengerAppEnv production
-            #{"PassengerUser root\n  PassengerGroup root" if Process.euid.zero?}
             <Directory #{app_dir.inspect}>
               Require all granted
             </Directory>
@@ -102,18 +112,31 @@ module Rackbench
         APACHE
       end
 
-      # As root, Apache serves from www-data workers, which must be able to
-      # walk down to the app (a 0700 temporary folder on the way gives 403s).
-      def check_reachable(app_dir)
-        return unless Process.euid.zero?
+      # The app's public/, or (as root, when www-data cannot walk down to it)
+      # an empty folder of this deployment's own in the temporary folder.
+      def document_root(app_dir, dir)
+        public_dir = File.join(app_dir, "public")
+        return public_dir unless Process.euid.zero? && blocked_folder(app_dir)
 
-        parts = app_dir.split("/")
-        blocked = parts.each_index.map { |i| parts[0..i].join("/") }.reject(&:empty?)
-                       .find { |d| File.stat(d).mode.nobits?(0o001) }
-        return unless blocked
+        (@document_roots ||= {})[dir] ||= Dir.mktmpdir("rackbench-apache-docroot-", temporary_root).tap do |d|
+          File.chmod(0o755, d)
+        end
+      end
 
-        mode = format("%o", File.stat(blocked).mode & 0o777)
-        raise ServiceError, "apache_passenger: its www-data workers cannot enter #{blocked} (mode #{mode}) on the way to the app"
+      # The first folder on path that other users cannot enter, or nil.
+      def blocked_folder(path)
+        parts = File.expand_path(path).split("/")
+        parts.each_index.map { |i| parts[0..i].join("/") }.reject(&:empty?).find do |d|
+          File.directory?(d) && File.stat(d).mode.nobits?(0o001)
+        end
+      end
+
+      def temporary_root
+        root = [Dir.tmpdir, "/tmp"].find { |d| blocked_folder(d).nil? }
+        return root if root
+
+        raise ServiceError, "apache_passenger: its www-data workers can enter neither the app's folder " \
+                            "nor #{Dir.tmpdir} (#{blocked_folder(Dir.tmpdir)} is closed to other users)"
       end
 
       # Under Apache, Passenger's watchdog stays a child of Apache: in the sampled tree.
@@ -122,6 +145,9 @@ module Rackbench
       # Apache's graceful stop is WINCH; TERM stops it and its Passenger at once.
       def stop(supervisor, child)
         supervisor.stop(child, signal: "TERM")
+      ensure
+        document_root = @document_roots&.delete(File.dirname(child.argv[2]))
+        FileUtils.rm_rf(document_root) if document_root
       end
     end
 

@@ -30,8 +30,8 @@ module Rackbench
         def unavailable_reason
           return nil if installed?
 
-          "itsi-server #{VERSION} is not installed in vendor/itsi (bin/setup: gem install --install-dir vendor/itsi " \
-            "itsi-server -v #{VERSION}, the x86_64-linux build)"
+          "itsi-server #{VERSION} is not installed in vendor/itsi (`bin/setup itsi` runs: gem install " \
+            "--install-dir vendor/itsi itsi-server -v #{VERSION}, the x86_64-linux build)"
         end
 
         def executable = File.join(gem_spec.full_gem_path, "exe", "itsi")

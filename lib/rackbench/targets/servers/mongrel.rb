@@ -31,7 +31,7 @@ module Rackbench
         def unavailable_reason
           return nil if installed?
 
-          "mongrel #{VERSION} is not installed in vendor/mongrel (bin/setup builds it: gem install --install-dir " \
+          "mongrel #{VERSION} is not installed in vendor/mongrel (`bin/setup mongrel` builds it: gem install --install-dir " \
             "vendor/mongrel mongrel -v #{VERSION} -- --with-cflags=-Wno-error=format-security; 1.1.5 cannot be built: " \
             "its fastthread extension calls Config::CONFIG, removed from Ruby)"
         end

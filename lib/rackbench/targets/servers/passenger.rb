@@ -25,10 +25,7 @@ module Rackbench
       knob :concurrency_model, "process only: threads need Passenger Enterprise"
 
       class << self
-        def path
-          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, EXECUTABLE) }
-             .find { |f| File.file?(f) && File.executable?(f) }
-        end
+        def path = Executable.find(EXECUTABLE)
 
         def installed? = !path.nil?
 
@@ -42,13 +39,11 @@ module Rackbench
         def passenger_version
           file = "/usr/lib/ruby/vendor_ruby/phusion_passenger.rb"
           found = File.exist?(file) && File.read(file)[/VERSION_STRING\s*=\s*['"]([^'"]+)/, 1]
-          found || IO.popen([path, "--version"], err: %i[child out], &:read)[/Passenger\S* (\d[\d.]*)/, 1]
-        rescue SystemCallError
-          nil
+          found || Executable.version([path, "--version"], /Passenger\S* (\d[\d.]*)/)
         end
 
         def unavailable_reason
-          return "passenger is not installed (bin/setup installs Debian's passenger package)" unless installed?
+          return "passenger is not installed (`bin/setup passenger` installs Debian's passenger package)" unless installed?
 
           agent = Dir["/usr/lib/passenger/support-binaries/PassengerAgent"].first
           "Passenger's agent binary is missing (/usr/lib/passenger/support-binaries/PassengerAgent)" unless agent
@@ -107,7 +102,7 @@ module Rackbench
       def extra_pids(child)
         pid_file = child.argv[child.argv.index("--pid-file") + 1]
         pid = File.exist?(pid_file) ? File.read(pid_file).to_i : 0
-        pid.positive? && File.exist?("/proc/#{pid}") ? [pid] : []
+        pid.positive? && ProcessTable.live?(pid) ? [pid] : []
       end
 
       SESSION_GRACE_S = 15
@@ -116,22 +111,8 @@ module Rackbench
 
       def end_session(sid)
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + SESSION_GRACE_S
-        sleep 0.05 while session_members(sid).any? && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
-        session_members(sid).each do |pid|
-          Process.kill("KILL", pid)
-        rescue Errno::ESRCH, Errno::EPERM
-          nil
-        end
-      end
-
-      # Live pids whose session id is sid (/proc/PID/stat: pid (comm) state ppid pgrp session ...).
-      def session_members(sid)
-        Dir.glob("/proc/[0-9]*/stat").filter_map do |path|
-          state, _ppid, _pgrp, session = File.read(path).split(") ", 2).last.split(" ", 5)
-          path[%r{/proc/(\d+)/}, 1].to_i if session.to_i == sid && state != "Z"
-        rescue SystemCallError
-          nil
-        end
+        sleep 0.05 while ProcessTable.session_members(sid).any? && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
+        Supervisor.signal_pids(ProcessTable.session_members(sid), "KILL")
       end
     end
 

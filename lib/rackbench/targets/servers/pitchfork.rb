@@ -48,12 +48,7 @@ module Rackbench
       def stop(supervisor, child)
         tree = Sampler.new(root_pids: [child.pid]).tree_pids - [child.pid]
         super
-        tree.each do |pid|
-          state = File.read("/proc/#{pid}/stat")[/\) (\S)/, 1]
-          Process.kill("KILL", pid) unless state == "Z"
-        rescue SystemCallError
-          nil
-        end
+        Supervisor.signal_pids(tree.select { |pid| ProcessTable.live?(pid) }, "KILL")
       end
     end
 

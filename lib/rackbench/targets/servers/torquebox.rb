@@ -43,7 +43,7 @@ module Rackbench
         return reason if reason || patched?
 
         "torquebox-web's classes are not renamed for JRuby 9.3 (every request would answer 500): " \
-          "bin/setup runs jruby #{PATCH.delete_prefix("#{ROOT}/")} vendor/jruby/torquebox"
+          "`bin/setup torquebox` runs jruby #{PATCH.delete_prefix("#{ROOT}/")} vendor/jruby/torquebox"
       end
 
       def command(app:, bind:, **)

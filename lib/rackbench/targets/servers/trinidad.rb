@@ -29,7 +29,7 @@ module Rackbench
         return reason if reason || gem_spec("rack")
 
         "jruby-rack would load its Rack 1.6 (no rack/files): rack is not installed in " \
-          "vendor/jruby/trinidad (bin/setup: #{install_hint})"
+          "vendor/jruby/trinidad (`bin/setup trinidad` runs: #{install_hint})"
       end
 
       def command(app:, bind:, dir:)

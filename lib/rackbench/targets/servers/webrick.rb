@@ -17,7 +17,7 @@ module Rackbench
         "gem rackup is not installed" unless Gem::Specification.find_all_by_name("rackup").any?
       end
 
-      def command(app:, bind:, dir:)
+      def command(app:, bind:, **)
         [*gem_bin("rackup", "rackup"), "--server", "webrick", "--host", bind.address,
          "--port", bind.port.to_s, "--env", "production", app]
       end

@@ -21,9 +21,7 @@ module Rackbench
       knob :threads, 4, "worker threads"
       knob :connections, 4096, "simultaneous connections it accepts"
 
-      def self.executable
-        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, "memcached") }.find { |f| File.executable?(f) }
-      end
+      def self.executable = Executable.find("memcached")
 
       def self.unavailable_reason
         "memcached is not on PATH (Debian package memcached; bin/setup installs it)" unless executable

@@ -25,20 +25,17 @@ module Rackbench
       knob :settings, {}, "more server settings, passed as -c key=value"
 
       # The folder of initdb and postgres: PATH first, then Debian's versioned folders.
-      def self.bindir
-        dirs = ENV.fetch("PATH", "").split(File::PATH_SEPARATOR) + SEARCH_DIRS
-        dirs.find { |d| File.executable?(File.join(d, "initdb")) && File.executable?(File.join(d, "postgres")) }
-      end
+      def self.bindir = Executable.folder_with(%w[initdb postgres], also_in: SEARCH_DIRS)
 
       def self.unavailable_reason
-        return "initdb/postgres not found (Debian package postgresql; bin/setup installs it)" unless bindir
+        return "initdb/postgres not found (Debian package postgresql; `bin/setup postgres` installs it)" unless bindir
         return "running as root needs setpriv (util-linux) and a #{OS_USER} user" if Process.uid.zero? && !root_ready?
 
         nil
       end
 
       def self.root_ready?
-        system("command -v setpriv >/dev/null") && !Etc.getpwnam(OS_USER).nil?
+        Executable.available?("setpriv") && !Etc.getpwnam(OS_USER).nil?
       rescue ArgumentError
         false
       end

@@ -17,10 +17,7 @@ module Rackbench
       DEBIAN_GEMS = "/usr/share/jruby/lib/ruby/gems/shared"
 
       class << self
-        def jruby_path
-          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, JRUBY) }
-             .find { |f| File.file?(f) && File.executable?(f) }
-        end
+        def jruby_path = Executable.find(JRUBY)
 
         def gem_home = File.join(ROOT, "vendor", "jruby", server_name)
 
@@ -32,9 +29,10 @@ module Rackbench
         def installed? = !jruby_path.nil? && !gem_spec.nil?
 
         def unavailable_reason
-          return "jruby is not installed (bin/setup installs Debian's jruby)" unless jruby_path
+          return "jruby is not installed (`bin/setup #{server_name}` installs it and the server)" unless jruby_path
           unless gem_spec
-            return "gem #{gem_name} is not installed for JRuby in vendor/jruby/#{server_name} (bin/setup: #{install_hint})"
+            return "gem #{gem_name} is not installed for JRuby in vendor/jruby/#{server_name} " \
+                   "(`bin/setup #{server_name}` runs: #{install_hint})"
           end
 
           nil
@@ -44,7 +42,7 @@ module Rackbench
 
         # "17.0.15" for the java that jruby will run (JAVA_HOME's, else PATH's), from its release file.
         def java_version
-          java = ENV["JAVA_HOME"] ? File.join(ENV["JAVA_HOME"], "bin", "java") : which("java")
+          java = ENV["JAVA_HOME"] ? File.join(ENV["JAVA_HOME"], "bin", "java") : Executable.find("java")
           return nil unless java && File.exist?(java)
 
           release = File.join(File.dirname(File.realpath(java)), "..", "release")
@@ -52,12 +50,6 @@ module Rackbench
         end
 
         def java_major = java_version.to_s[/\A(?:1\.)?(\d+)/, 1]&.to_i
-
-        private
-
-        def which(exe)
-          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |d| File.join(d, exe) }.find { |f| File.executable?(f) }
-        end
       end
 
       def self.supports_unix? = false
