@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "json"
 
 module Rackbench
   # The engines' parsers, on reports shaped like the tools' real output.
