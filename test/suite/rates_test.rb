@@ -33,15 +33,15 @@ module Rackbench
 
     def test_arrivals_are_uniform_or_poisson
       assert_equal "poisson", Suite.load(write_suite("engine" => "native", "arrivals" => "poisson"))["arrivals"]
-      message, where = refused({ "arrivals" => "bursty" }, /^arrivals:/)
-      assert_equal "#{where} arrivals must be uniform or poisson, got \"bursty\"", message
+      message, = refused({ "arrivals" => "bursty" }, /^arrivals:/)
+      assert_match "arrivals must be one of auto, uniform, poisson", message
     end
 
     def test_bad_rates_name_the_key
       message, where = refused({ "rates" => [100, 0] }, /^- 0$/)
       assert_equal "#{where} rates.1 must be a finite number of requests per second above 0, got 0", message
       message, where = refused({ "rates" => "fast" }, /^rates:/)
-      assert_equal "#{where} rates must be array, got \"fast\"", message
+      assert_equal "#{where} rates must be a list, got \"fast\"", message
       message, = refused({ "rates" => [100], "rate" => 50 }, /^rates:/)
       assert_match "rates cannot be given with rate: (one fixed rate); choose one", message
       message, = refused({ "rates" => [100], "engine" => "wrk" }, /^rates:/)
