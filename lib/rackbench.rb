@@ -89,4 +89,5 @@ module Rackbench
   autoload :Reports, "rackbench/reports"
   autoload :Apps, "rackbench/targets/apps"
   autoload :Doctor, "rackbench/doctor"
+  autoload :Probe, "rackbench/probe"
 end

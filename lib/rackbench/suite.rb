@@ -79,7 +79,10 @@ module Rackbench
       "drain_path" => [String, nil],
       "smoke" => [Hash, {}],
       "scale" => [Hash, {}],
-      "article" => [Hash, {}]
+      "article" => [Hash, {}],
+      # Latency split into queue, app and GC (Probe): the app runs inside the
+      # probe middleware and the engine stamps X-Request-Start (native only).
+      "explain" => [[true, false], false]
     }.freeze
     REQUIRED = %w[endpoints servers].freeze
 
@@ -331,6 +334,9 @@ module Rackbench
 
     def validate_engine
       engine = Engines.fetch(@data["engine"] || KEYS["engine"][1])
+      if @data["explain"] && engine::NAME != "native"
+        raise error(["explain"], "needs engine: native (it stamps each request's X-Request-Start)")
+      end
       sweeps = @data.key?("rates") || Array(@data["endpoints"]).any? { |e| e.is_a?(Hash) && e.key?("rates") }
       return unless sweeps && engine::NAME != "native"
 
