@@ -56,7 +56,7 @@ module Rackbench
       status, out, pid = run_bin("run", own_suite, "--results", results)
       assert status.success?, out
       assert_match(/^App app: its own bundle, Gemfile\.lock sha256 \h{12}, Ruby [\d.]+, sinatra 3\.2\.0, rack 2\./, out)
-      assert_match(%r{^mix: puma x0:2 c=2 \(per endpoint\)\n.*\n  /version +3 }, out)
+      assert_match(%r{^mix: puma x0:2 c=2 \(per endpoint\)\nendpoint .*\n-+ .*\n/version +3 }, out)
       data = report(results)
       lock = File.read(File.join(app_dir, "Gemfile.lock"))
       bundle = data["run"]["machine"]["app_bundles"].values.first

@@ -63,7 +63,7 @@ module Rackbench
       md = render("markdown")
       assert_match "| Server / config | Conc. | Throughput req/s [95% CI] |", md
       assert_match "| puma x0:16 | 8 | 2,050 [", md
-      assert_match "**Verdicts**", md
+      assert_match "#### Verdicts", md
       assert_match "- FAILED thin (/hello c=8): thin exited before it was ready", md
     end
 

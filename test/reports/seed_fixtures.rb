@@ -38,6 +38,24 @@ module Rackbench
                               resources: resources)
     end
 
+    # A cell of a traffic mix (Traffic): two repeats of 40 requests, 30 to
+    # "/" (weight 3) and 10 to "create" (weight 1), with their own errors.
+    def mix_cell(label, concurrency: 4)
+      endpoints = [
+        { "name" => "/", "weight" => 3, "requests" => 30, "histogram" => [[1000, 30]],
+          "errors" => { "check" => 0, "other" => 1 } },
+        { "name" => "create", "weight" => 1, "requests" => 10, "histogram" => [[5000, 10]],
+          "errors" => { "check" => 2, "other" => 0 } }
+      ]
+      repeats = [1, 2].map do |index|
+        result = Result.new(requests: 40, duration_s: 1.0, requests_per_s: 40.0, endpoints: endpoints)
+        Measurement::Repeat.new(index: index, deployment: 1, result: result, resources: {}, noise: {})
+      end
+      row = { "position" => 1, "server" => "puma", "label" => label, "endpoint" => "mix", "path" => "/",
+              "concurrency" => concurrency, "status" => "ok", "engine" => "native" }
+      Measurement.new(row, repeats)
+    end
+
     def stored_run(article: {}, scaled: nil, dir: "/nonexistent")
       { "id" => 7, "suite" => "seed-test", "status" => "finished", "started_at" => "2026-01-01T00:00:00Z", "dir" => dir,
         "settings" => { "app" => "rack", "article" => article, "scaled" => scaled }.compact,

@@ -27,6 +27,9 @@ module Rackbench
 
       def measurements = cells
 
+      # The report built once (RunDocument): table, markdown, html and json write it.
+      def document = @document ||= RunDocument.new(self).document
+
       # Measured cells grouped by endpoint, in plan order: {"/hello" => [row, ...]}
       def sections
         cells.select(&:ok?).group_by(&:endpoint).transform_values { |ms| ms.map { |m| row(m) } }

@@ -1,27 +1,24 @@
 # frozen_string_literal: true
 
-require "csv"
-
 module Rackbench
   module Reports
     # One row per cell, measured or not: the median throughput and its CI
     # bounds as numbers, latency, errors, memory (with its kind), CPU, the
     # repeats, the warnings (joined by "; "), for a failed cell the reason, and
-    # in a rate sweep (suite rates:) the cell's offered rate in req/s.
+    # in a rate sweep (suite rates:) the cell's offered rate in req/s. The
+    # cells' figures as data; the report's other sections are for the
+    # document formats (table, markdown, html, json).
     class Csv < Base
       KEYS = %w[endpoint server concurrency requests_per_s requests_per_s_low requests_per_s_high cv
                 latency_mean_ms latency_p50_ms latency_p99_ms errors memory_mb memory_kind cpu_percent repeats
                 warnings status reason offered_rate_per_s].freeze
 
       def render
-        CSV.generate do |csv|
-          csv << KEYS
-          cells.each do |m|
-            row = m.ok? ? row(m).merge("latency_p99_ms" => m.latency_ms(99)&.round(2)) : failed_row(m)
-            row = row.merge("endpoint" => m.endpoint, "offered_rate_per_s" => m.dig("config", "rate"))
-            csv << KEYS.map { |k| row[k] }
-          end
-        end
+        Grid.new(KEYS, cells.map do |m|
+          row = m.ok? ? row(m).merge("latency_p99_ms" => m.latency_ms(99)&.round(2)) : failed_row(m)
+          row = row.merge("endpoint" => m.endpoint, "offered_rate_per_s" => m.dig("config", "rate"))
+          KEYS.map { |k| row[k] }
+        end).csv
       end
 
       private

@@ -24,9 +24,8 @@ module Rackbench
     class Html < Base
       def self.file_name = "report.html"
 
-      TABLE = [["Server / config", "server"], ["Conc.", "concurrency"], ["req/s [95% CI]", "throughput"], ["CV", "cv"],
-               ["p50 ms", "latency_p50_ms"], ["p99 ms [95% CI]", "latency_p99_ms"], ["errors n/tot", "errors"],
-               ["memory MB", "memory"], ["CPU %", "cpu_percent"], ["repeats", "repeats"]].freeze
+      # The document's sections this page places itself; the others go under "Results".
+      PLACED = %w[tune rate_sweep verdicts failures warnings].freeze
 
       def render
         @figures = []
@@ -73,7 +72,7 @@ module Rackbench
         figure.chart { margin: 0.5em 0; min-height: 40px; }
         table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
         th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
-        th:first-child, td:first-child, th.left, td.left { text-align: left; }
+        th.left, td.left { text-align: left; }
         .scaled { background: #fff6d6; padding: 4px 8px; }
         blockquote { border-left: 4px solid #ccc; margin: 0; padding: 0 1em; color: #444; }
         pre { background: #f6f6f6; padding: 8px; overflow-x: auto; }
@@ -161,7 +160,7 @@ module Rackbench
       end
 
       def warnings_list
-        list = warnings
+        list = document.lines_of("warnings")
         return "" if list.empty?
 
         %(<h2>Warnings</h2><ul class="warnings">#{list.map { |w| "<li>#{h(w)}</li>" }.join}</ul>)
@@ -191,7 +190,7 @@ module Rackbench
         engine = shell_line(cells.find(&:ok?)&.dig("engine_command"))
         <<~HTML
           <details class="what-ran"><summary>What ran: #{cells.size} cells, #{cells.map(&:label).uniq.size} configs; settings, machine, versions, commands</summary>
-          <p>#{heading.map { |l| h(l) }.join("<br>")}</p>
+          <p>#{document.heading.map { |l| h(l) }.join("<br>")}</p>
           <ul>#{servers.join}</ul>
           <p>Load, e.g.: <code>#{h(engine)}</code></p>
           </details>
@@ -207,7 +206,7 @@ module Rackbench
           <h2>#{h(part.recommendation)}</h2>
           <p class="note">#{h(part.intro)}. The sustainable rate is the highest open-loop rate that met the SLO,
           with the 95 % CI of its confirming probes; latency is measured from each request's scheduled send time.</p>
-          #{part.grid.html}
+          #{document.section("tune").parts.grep(Grid).map(&:html).join}
           #{what_ran}
           </section>
           <div class="grid">#{tune.charts.map { |c| figure(c) }.join}</div>
@@ -216,14 +215,14 @@ module Rackbench
 
       # A rate sweep: the knee charts (the first is the lead) and the tables.
       def rate_sweep_section(page)
-        sweep = RateSweep.new(cells)
-        return "" unless sweep.any?
+        sweeps = document.sections.select { |s| s.id == "rate_sweep" }
+        return "" if sweeps.empty?
 
         rest = page.rate_sweeps.drop(1)
         <<~HTML
           <h2 id="rate-sweep">Latency against offered rate</h2>
           <div class="grid">#{rest.map { |c| figure(c) }.join}</div>
-          <details open><summary>Each config's sweep</summary><pre>#{h(sweep.text)}</pre></details>
+          <details open><summary>Each config's sweep</summary>#{sweeps.map { |s| section_html(s) }.join("\n")}</details>
         HTML
       end
 
@@ -256,15 +255,26 @@ module Rackbench
         %(<h2 id="memory">Memory</h2><div class="grid">#{page.memory.map { |c| figure(c) }.join}</div>)
       end
 
+      # Every section of the document not placed above: the tables per
+      # endpoint, a mix's members, and any section added later.
       def results_section
-        tables = sections.map do |endpoint, rows|
-          head = TABLE.map { |name, _| "<th>#{h(name)}</th>" }.join
-          body = rows.map { |r| "<tr>#{TABLE.map { |_, key| "<td>#{h(fmt(r[key]))}</td>" }.join}</tr>" }
-          "<h3>#{h(endpoint)}</h3><table><thead><tr>#{head}</tr></thead><tbody>#{body.join}</tbody></table>"
-        end
-        return "" if tables.empty?
+        rest = document.sections.reject { |s| PLACED.include?(s.id) }
+        return "" if rest.empty?
 
-        %(<h2 id="results">Results</h2>#{tables.join("\n")})
+        %(<h2 id="results">Results</h2>#{rest.map { |s| section_html(s) }.join("\n")})
+      end
+
+      def section_html(section)
+        parts = section.parts.map do |part|
+          next part.html if part.is_a?(Grid)
+
+          case part.style
+          when :list then "<ul>#{part.lines.map { |l| "<li>#{h(l)}</li>" }.join}</ul>"
+          when :strong then "<p><strong>#{h(part.lines.join(" "))}</strong></p>"
+          else "<p>#{part.lines.map { |l| h(l) }.join("<br>")}</p>"
+          end
+        end
+        "#{"<h3>#{h(section.title)}</h3>" if section.title}#{parts.join}"
       end
 
       def article_section(page, summary)

@@ -7,7 +7,9 @@ module Rackbench
     # Everything, for other tools: the run, each cell's derived figures (with
     # CIs and warnings) and its raw repeats (engine results with histograms
     # and series, resources, noise), the verdicts, and a rate sweep's curves
-    # (latency against offered rate, RateSweep) when the suite has rates:.
+    # (latency against offered rate, RateSweep) when the suite has rates:,
+    # and the report document itself ("report": the heading and each
+    # section's tables and lines, as the other formats print them).
     class Json < Base
       def render
         data = {
@@ -19,6 +21,7 @@ module Rackbench
         }
         sweep = RateSweep.new(cells)
         data["rate_sweeps"] = sweep.plain_curves if sweep.any?
+        data["report"] = document.to_h
         "#{JSON.pretty_generate(data)}\n"
       end
 

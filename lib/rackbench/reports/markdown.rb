@@ -2,27 +2,31 @@
 
 module Rackbench
   module Reports
-    # The table as GitHub markdown: what ran, a table per endpoint with the
-    # medians and CIs, the verdicts, failures once per server, and warnings.
+    # The report document (RunDocument) as GitHub markdown: what ran, then
+    # each section under a heading: a table per endpoint with the medians
+    # and CIs, a mix's members, a rate sweep's curves, the verdicts,
+    # failures once per server, and warnings.
     class Markdown < Base
       def render
-        out = heading.map { |l| "#{l}  \n" }.join
-        out << TuneAnswer.new(run).markdown
-        sections.each do |endpoint, rows|
-          out << "\n#### #{endpoint}\n\n"
-          out << "| #{COLUMNS.map(&:last).join(" | ")} |\n"
-          out << "| :--- |#{" ---: |" * (COLUMNS.size - 1)}\n"
-          rows.each { |r| out << "| #{COLUMNS.map { |k, _| fmt(r[k]).gsub("|", "\\|") }.join(" | ")} |\n" }
+        out = document.heading.map { |l| "#{l}  \n" }.join
+        document.sections.each do |s|
+          out << "\n"
+          out << "#### #{s.title}\n\n" if s.title
+          out << s.parts.map { |p| part(p) }.join("\n")
         end
-        out << RateSweep.new(cells).markdown
-        list = verdicts
-        out << "\n**Verdicts** (ratio of medians with its 95 % CI):\n\n" unless list.empty?
-        list.each { |v| out << "- #{v["text"]}\n" }
-        out << "\n" unless failures.empty?
-        failure_lines.each { |l| out << "- #{l}\n" }
-        found = warnings
-        out << "\n**Warnings**\n\n" << found.map { |w| "- #{w}\n" }.join unless found.empty?
         out
+      end
+
+      private
+
+      def part(part)
+        return part.markdown if part.is_a?(Grid)
+
+        case part.style
+        when :list then part.lines.map { |l| "- #{l}\n" }.join
+        when :strong then part.lines.map { |l| "**#{l}**\n" }.join
+        else "#{part.lines.join("  \n")}\n"
+        end
       end
     end
 

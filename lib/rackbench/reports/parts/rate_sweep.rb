@@ -11,7 +11,7 @@ module Rackbench
     # show its queue. Empty without a sweep.
     #
     #   RateSweep.new(measurements).curves  # => [{"config", "endpoint", "concurrency", "rows" => [...]}]
-    #   RateSweep.new(measurements).text
+    #   RateSweep.new(measurements).sections  # => a Document::Section "rate_sweep" per curve
     class RateSweep
       HEADERS = ["offered req/s", "achieved req/s [95% CI]", "p50 ms", "p90 ms", "p99 ms [95% CI]", "errors n/tot"].freeze
 
@@ -35,23 +35,12 @@ module Rackbench
         end
       end
 
-      def text
-        return "" unless any?
-
+      def sections
         curves.map do |c|
-          "\nLatency against offered rate: #{c["config"]}, #{c["endpoint"]}, #{c["concurrency"]} connections\n" +
-            grid(c["rows"].map { |r| cells(r) })
-        end.join
-      end
-
-      def markdown
-        return "" unless any?
-
-        curves.map do |c|
-          "\n#### Latency against offered rate: #{c["config"]}, #{c["endpoint"]}, #{c["concurrency"]} connections\n\n" \
-          "| #{HEADERS.join(" | ")} |\n|#{" ---: |" * HEADERS.size}\n" +
-            c["rows"].map { |r| "| #{cells(r).join(" | ")} |\n" }.join
-        end.join
+          Document::Section.new("rate_sweep",
+                                "Latency against offered rate: #{c["config"]}, #{c["endpoint"]}, #{c["concurrency"]} connections",
+                                [Grid.new(HEADERS, c["rows"].map { |r| cells(r) }, left: 0)])
+        end
       end
 
       # The server's label without the rate: "puma x0:16 @ 200 req/s" is "puma x0:16".
@@ -87,12 +76,6 @@ module Rackbench
         return "-" unless value
 
         ci ? "#{format(fmt, value)} [#{format(fmt, ci.low)}, #{format(fmt, ci.high)}]" : format(fmt, value)
-      end
-
-      def grid(rows)
-        widths = HEADERS.each_index.map { |i| ([HEADERS[i]] + rows.map { |r| r[i].to_s }).map(&:length).max }
-        line = ->(cells) { "#{cells.each_with_index.map { |c, i| c.to_s.rjust(widths[i]) }.join("  ")}\n" }
-        line.call(HEADERS) + line.call(widths.map { |w| "-" * w }) + rows.map(&line).join
       end
     end
   end

@@ -6,8 +6,7 @@ module Rackbench
     # settings "tune_answer"): the recommendation, or why there is none, and
     # every config tried. Empty for any other run. A pure function of the run.
     #
-    #   TuneAnswer.new(run).text      # for the terminal table
-    #   TuneAnswer.new(run).markdown
+    #   TuneAnswer.new(run).sections  # => [Document::Section "tune"], or [] for another run
     #   TuneAnswer.grid(configs, memory_bytes)  # every config tried (Tune::Answer#to_h's configs), a Grid
     class TuneAnswer
       HEADERS = ["Config", "Sustainable req/s [95% CI]", "p99 ms at knee", "PSS at knee", "CPU %", "Probes"].freeze
@@ -46,16 +45,11 @@ module Rackbench
           "#{configs.size} configs in #{@answer["elapsed_s"]} s (#{budget_text})"
       end
 
-      def text
-        return "" unless any?
+      # The intro, every config tried, and the recommendation (or why there is none).
+      def sections
+        return [] unless any?
 
-        "\n#{intro}\n\n#{grid.text}\n#{recommendation}\n"
-      end
-
-      def markdown
-        return "" unless any?
-
-        "\n#{intro}\n\n#{grid.markdown}\n**#{recommendation}**\n"
+        [Document::Section.new("tune", nil, [Document::Text.plain(intro), grid, Document::Text.strong(recommendation)])]
       end
 
       def grid = self.class.grid(configs, @answer["memory_bytes"])

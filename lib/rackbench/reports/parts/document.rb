@@ -1,0 +1,44 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Reports
+    # A report built once, before any format writes it: what ran (heading
+    # lines), then sections, each an id, a title (or none) and parts: Grids
+    # (the one table writer) and Text (lines, a list, or a line to stress).
+    # The table, markdown, html and json formats serialize the same Document
+    # (RunDocument builds a run's), so a section added here shows in each of
+    # them at once; csv writes the cells' figures and svg the charts.
+    #
+    #   doc = Document.new(["Run 7: suite quick (finished, ...)"])
+    #   doc.sections << Document::Section.new("results", "/hello", [Grid.new(headers, rows)])
+    #   doc.sections << Document::Section.new("warnings", "Warnings", [Document::Text.list(["CV 12 % ..."])])
+    class Document
+      Section = Struct.new(:id, :title, :parts) do
+        def to_h = { "id" => id, "title" => title, "parts" => parts.map { |p| p.is_a?(Grid) ? { "table" => p.to_h } : p.to_h } }
+      end
+
+      # style: :plain (lines), :list (one item a line) or :strong (a line to stress).
+      Text = Struct.new(:lines, :style) do
+        def self.plain(*lines) = new(lines, :plain)
+        def self.list(items) = new(items, :list)
+        def self.strong(line) = new([line], :strong)
+
+        def list? = style == :list
+        def to_h = { "lines" => lines, "style" => style.to_s }
+      end
+
+      attr_reader :heading, :sections
+
+      def initialize(heading, sections = [])
+        @heading = heading
+        @sections = sections
+      end
+
+      def section(id) = sections.find { |s| s.id == id }
+
+      # The lines of the section id's Text parts ([] without that section).
+      def lines_of(id) = (section(id)&.parts || []).grep(Text).flat_map(&:lines)
+      def to_h = { "heading" => heading, "sections" => sections.map(&:to_h) }
+    end
+  end
+end

@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Reports
+    # A run's report as a Document, built once (Base#document) from the run
+    # and its measurements, in this order: what ran; a tune run's answer
+    # (TuneAnswer); a table per endpoint; the members of each traffic mix
+    # (MixBreakdown); each rate sweep's curve (RateSweep); the verdicts; the
+    # cells not measured; the warnings. The verdicts, failures and warnings
+    # are taken as text from the report (Base#verdicts, #failure_lines,
+    # #warnings) here and nowhere else: this file only places them.
+    #
+    #   RunDocument.new(report).document  # => Document
+    class RunDocument
+      VERDICTS = "Verdicts (ratio of medians with its 95 % CI; see README \"How rackbench decides\")"
+
+      # Dropped first when the terminal table is too wide.
+      OPTIONAL = %w[cv latency_p50_ms cpu_percent].freeze
+
+      def initialize(report)
+        @report = report
+      end
+
+      def document
+        run = @report.run
+        cells = @report.cells
+        Document.new(@report.heading, [*TuneAnswer.new(run).sections, *results, *MixBreakdown.new(cells).sections,
+                                       *RateSweep.new(cells).sections, verdicts, failures, warnings].compact)
+      end
+
+      private
+
+      # One table per endpoint: a row per measured cell (Base#row).
+      def results
+        titles = Base::COLUMNS.to_h
+        @report.sections.map do |endpoint, rows|
+          grid = Grid.new(titles.values, rows.map { |r| titles.keys.map { |k| @report.fmt(r[k]) } },
+                          optional: OPTIONAL.map { |k| titles[k] })
+          Document::Section.new("results", endpoint, [grid])
+        end
+      end
+
+      def verdicts = list("verdicts", VERDICTS, @report.verdicts.map { |v| v["text"] })
+      def failures = list("failures", nil, @report.failure_lines)
+      def warnings = list("warnings", "Warnings", @report.warnings)
+
+      def list(id, title, items) = items.empty? ? nil : Document::Section.new(id, title, [Document::Text.list(items)])
+    end
+  end
+end
