@@ -10,8 +10,8 @@ module Rackbench
   module Probe
   end
 end
-require_relative "probe/histogram"
-require_relative "probe/recorder"
+require_relative "probe/middleware" # and the recorder and histogram it loads into the server
 require_relative "probe/window"
 require_relative "probe/breakdown"
 require_relative "probe/wrapper"
+require_relative "probe/section"

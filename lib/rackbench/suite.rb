@@ -337,6 +337,7 @@ module Rackbench
       if @data["explain"] && engine::NAME != "native"
         raise error(["explain"], "needs engine: native (it stamps each request's X-Request-Start)")
       end
+
       sweeps = @data.key?("rates") || Array(@data["endpoints"]).any? { |e| e.is_a?(Hash) && e.key?("rates") }
       return unless sweeps && engine::NAME != "native"
 

@@ -12,7 +12,8 @@ module Rackbench
     #   b.at(99)    # => {"total_ms" => 212.0, "queue_ms" => 160.1, "app_ms" => 51.9, "gc_ms" => 0.0}
     #   b.queue_ms(50), b.app_ms(50), b.gc_ms_per_request, b.ci(:app_ms, 50)
     class Breakdown
-      GVL = "not available: Ruby #{RUBY_VERSION} has no thread instrumentation (3.2+)".freeze
+      GVL = "not recorded: it needs thread instrumentation (Ruby 3.2+)" \
+            "#{"; not available on Ruby #{RUBY_VERSION}" if RUBY_VERSION < "3.2"}".freeze
 
       attr_reader :windows, :merged
 

@@ -12,7 +12,7 @@ module Rackbench
     # A forked worker starts its own record and file.
     #
     #   recorder = Recorder.new(dir)
-    #   recorder.record(queue_us: 150_000, app_us: 50_000, gc_us: 0, gc_count: 0)
+    #   recorder.record(150_000, 50_000, 0, 0, now_us)   # queue, app and GC us, GC count, when it ended
     #
     # A line: {"slot" => N (SLOT_US since the epoch), "pid", "n", "stamped" (requests with a
     # queue time), "gc_us", "gc_count", "total" => {bucket => [count, queue_us, app_us, gc_us sums]},
@@ -21,15 +21,19 @@ module Rackbench
       SLOT_US = 100_000
       FLUSH_S = 0.1
 
+      STARTING = Mutex.new
+
       def initialize(dir)
         @dir = dir
-        @pid = nil
+        @flusher = nil
       end
 
-      def record(queue_us:, app_us:, gc_us:, gc_count:)
-        start_in_this_process unless @pid == Process.pid
-        slot = Process.clock_gettime(Process::CLOCK_REALTIME, :microsecond) / SLOT_US
-        @mutex.synchronize { add(@slots[slot] ||= empty_slot(slot), queue_us, app_us, gc_us, gc_count) }
+      # One request: its queue time (nil without a stamp), app time and the
+      # GC during it, finished at at_us (wall clock, microseconds).
+      def record(queue_us, app_us, gc_us, gc_count, at_us)
+        start_in_this_process unless @flusher&.alive? # threads do not survive a fork: a new worker starts its own
+        slot = at_us / SLOT_US
+        @mutex.synchronize { add(@slots[slot] ||= [0, 0, 0, 0, {}, {}, {}], queue_us, app_us, gc_us, gc_count) }
       end
 
       # Writes every closed slot (all of them when final).
@@ -37,48 +41,63 @@ module Rackbench
         now = Process.clock_gettime(Process::CLOCK_REALTIME, :microsecond) / SLOT_US
         closed = @mutex.synchronize do
           done = @slots.keys.select { |s| final || s < now }
-          done.map { |s| @slots.delete(s) }
+          done.map { |s| line(s, @slots.delete(s)) }
         end
         return if closed.empty?
 
-        File.open(@path, "a") { |f| f.write(closed.map { |s| "#{JSON.generate(s)}\n" }.join) }
+        File.open(@path, "a") { |f| f.write(closed.join) }
       end
 
       private
 
       def start_in_this_process
-        @pid = Process.pid
-        @mutex = Mutex.new
-        @slots = {}
-        @path = File.join(@dir, "probe-#{@pid}.jsonl")
-        Thread.new do
-          loop do
-            sleep FLUSH_S
-            flush
+        STARTING.synchronize do
+          return if @flusher&.alive?
+
+          @pid = Process.pid
+          @mutex = Mutex.new
+          @slots = {}
+          @path = File.join(@dir, "probe-#{@pid}.jsonl")
+          @flusher = Thread.new do
+            loop do
+              sleep FLUSH_S
+              flush
+            end
+          end
+          pid = @pid
+          at_exit do
+            flush(final: true) if pid == Process.pid
+          rescue SystemCallError
+            nil # its folder is gone: nobody reads it any more
           end
         end
-        at_exit { flush(final: true) if @pid == Process.pid }
       end
 
-      def empty_slot(slot)
-        { "slot" => slot, "pid" => @pid, "n" => 0, "stamped" => 0, "gc_us" => 0, "gc_count" => 0,
-          "total" => {}, "queue" => {}, "app" => {} }
+      def line(slot, data)
+        n, stamped, gc_us, gc_count, total, queue, app = data
+        "#{JSON.generate({ "slot" => slot, "pid" => @pid, "n" => n, "stamped" => stamped, "gc_us" => gc_us,
+                           "gc_count" => gc_count, "total" => total, "queue" => queue, "app" => app })}\n"
       end
 
+      # A slot in memory: [n, stamped, gc_us, gc_count, total, queue, app], as the line says.
       def add(slot, queue_us, app_us, gc_us, gc_count)
-        slot["n"] += 1
-        slot["gc_us"] += gc_us
-        slot["gc_count"] += gc_count
-        app = Histogram.index(app_us)
-        slot["app"][app] = slot["app"].fetch(app, 0) + 1
+        slot[0] += 1
+        slot[2] += gc_us
+        slot[3] += gc_count
+        app = slot[6]
+        i = Histogram.index(app_us)
+        app[i] = (app[i] || 0) + 1
         if queue_us
-          slot["stamped"] += 1
-          queue = Histogram.index(queue_us)
-          slot["queue"][queue] = slot["queue"].fetch(queue, 0) + 1
+          slot[1] += 1
+          queue = slot[5]
+          i = Histogram.index(queue_us)
+          queue[i] = (queue[i] || 0) + 1
+        else
+          queue_us = 0
         end
-        sums = (slot["total"][Histogram.index(queue_us.to_i + app_us)] ||= [0, 0, 0, 0])
+        sums = (slot[4][Histogram.index(queue_us + app_us)] ||= [0, 0, 0, 0])
         sums[0] += 1
-        sums[1] += queue_us.to_i
+        sums[1] += queue_us
         sums[2] += app_us
         sums[3] += gc_us
       end

@@ -8,8 +8,8 @@ module Rackbench
     # (Recorder) that lie wholly inside [from_us, to_us), added up. Histograms
     # merge exactly; the window's edges fall on slot boundaries (SLOT_US).
     #
-    #   window = Probe::Window.read(dir, from_us: t0, to_us: t1)
-    #   window.to_h   # {"requests", "stamped", "processes", "gc_us", "gc_count", "total", "queue", "app"}
+    #   Probe::Window.read(dir, from_us: t0, to_us: t1)
+    #   # => {"n", "stamped", "gc_us", "gc_count", "processes", "total", "queue", "app", "window_s"} (Recorder's fields)
     #   Probe::Window.merge([h1, h2])   # repeats of a cell, merged the same way
     module Window
       FIELDS = %w[n stamped gc_us gc_count].freeze
@@ -24,7 +24,7 @@ module Rackbench
 
       # The window, once every server process has flushed its slots (Recorder::FLUSH_S after they close).
       def read_settled(dir, from_us:, to_us:)
-        wait_s = (to_us - now_us) / 1e6 + SETTLE_S
+        wait_s = ((to_us - now_us) / 1e6) + SETTLE_S
         sleep(wait_s) if wait_s.positive?
         read(dir, from_us: from_us, to_us: to_us)
       end
