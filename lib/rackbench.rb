@@ -88,6 +88,8 @@ module Rackbench
   autoload :Engines, "rackbench/engines"
   autoload :Reports, "rackbench/reports"
   autoload :Apps, "rackbench/targets/apps"
+  autoload :Knob, "rackbench/suite/knob"
+  autoload :Knobs, "rackbench/targets/knobs"
   autoload :Doctor, "rackbench/doctor"
   autoload :Probe, "rackbench/probe"
 end

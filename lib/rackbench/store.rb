@@ -63,13 +63,18 @@ module Rackbench
       @db[:runs].where(id: id).update(settings_json: settings.merge(extra).to_json)
     end
 
-    def finish_run(id, status)
-      @db[:runs].where(id: id).update(status: status, finished_at: now)
+    # A run ends "finished", "interrupted" (ended_by a signal) or "failed"
+    # (ended_by anything else: a service that could not start, a full results
+    # disk), with the error's message as its reason.
+    def finish_run(id, status, ended_by: nil)
+      failed = ended_by.is_a?(StandardError)
+      @db[:runs].where(id: id).update(status: failed ? "failed" : status, reason: failed ? ended_by.message : nil,
+                                      finished_at: now)
     end
 
     # A resumed run (Resume) is running again until it finishes.
     def reopen_run(id)
-      @db[:runs].where(id: id).update(status: "running", finished_at: nil)
+      @db[:runs].where(id: id).update(status: "running", reason: nil, finished_at: nil)
       run(id)
     end
 

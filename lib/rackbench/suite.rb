@@ -32,58 +32,65 @@ module Rackbench
 
     BUILTIN_DIR = File.join(__dir__, "suite", "builtin")
 
-    # key => [check, default]
-    KEYS = {
-      "name" => [String, nil],
-      "description" => [String, ""],
-      "app" => [String, "rack"],
+    MAX_DURATION_S = 86_400 # one day: a cell, a warm-up, a timeout
+
+    def self.key(name, types, **options) = [name, Knob.new(name, types, **options)]
+
+    def self.duration(name, doc, low = { above: 0 }, **options)
+      key(name, :number, unit: "seconds", max: MAX_DURATION_S, doc: doc, **low, **options)
+    end
+    private_class_method :key, :duration
+
+    # Every top-level key of a suite: its type, bounds, default and meaning (Knob).
+    KEYS = [
+      key("name", :string, doc: "the suite's name (default: its file's)"),
+      key("description", :string, default: "", doc: "one line on what it measures"),
+      key("app", :string, default: "rack", doc: "a bundled app (apps/NAME) or a path to a config.ru"),
       # The app's own needs (OwnApp): env vars of every server, commands run
       # once before the first deployment, the path that answers once it is ready.
-      "env" => [Hash, {}],
-      "setup" => [Array, nil],
-      "ready_path" => [String, nil],
-      "endpoints" => [Array, nil],
-      "mix" => [Array, nil],
-      "concurrency" => [Array, [10]],
-      "duration_s" => [Numeric, 2],
-      "warmup_s" => [Numeric, 1],
-      "requests" => [Integer, nil],
-      "timeout_s" => [Numeric, 10],
-      "rate" => [Numeric, nil],
+      key("env", :mapping, default: {}, doc: "environment variables of every server"),
+      key("setup", :list, doc: "commands run once before the first deployment"),
+      key("ready_path", :string, doc: "the path that answers once the app is ready"),
+      key("endpoints", :list, doc: "paths, or {path: ..., expect_body: ...}"),
+      key("mix", :list, doc: "weighted endpoints sent as one traffic mix"),
+      key("concurrency", :list, default: [10], doc: "connections of each cell"),
+      duration("duration_s", "measured seconds per cell", default: 2),
+      duration("warmup_s", "load applied before measuring, never counted", { min: 0 }, default: 1),
+      key("requests", :whole, min: 1, max: 1_000_000_000, doc: "requests per cell instead of a duration"),
+      duration("timeout_s", "seconds a request may take", default: 10),
+      key("rate", :number, above: 0, unit: "requests per second", doc: "one offered open-loop rate"),
       # A rate sweep: each offered open-loop rate (req/s) a level of every cell
       # (Plan), at each concurrency, which sets the connections available.
-      "rates" => [Array, nil],
-      "engine" => [String, "native"],
-      "client_threads" => [Integer, 1],
-      "keepalive" => [[true, false], true],
-      "pin" => [[true, false], true],
-      "ready_timeout_s" => [Numeric, 30],
-      "servers" => [Array, nil],
-      "services" => [Array, nil],
+      key("rates", :list, doc: "offered open-loop rates, each a level of every cell"),
+      key("engine", :string, default: "native", doc: "the load engine: native, wrk or ab"),
+      key("client_threads", :whole, min: 1, max: 256, default: 1, doc: "load generator threads (rackbench-load's limit: 256)"),
+      key("keepalive", :boolean, default: true, doc: "keep connections open between requests"),
+      key("pin", :boolean, default: true, doc: "pin the server and the load generator to disjoint CPUs"),
+      duration("ready_timeout_s", "seconds a deployment may take to answer", default: 30),
+      key("servers", :list, doc: "server configs, each {server: NAME, knobs...}"),
+      key("services", :list, doc: "backing services, each {service: NAME, ...}"),
       # Across machines (Hosts): ssh destinations by name, and the roles they take.
-      "hosts" => [Hash, nil],
-      "server_host" => [String, nil],
-      "load_hosts" => [Array, nil],
+      key("hosts", :mapping, doc: "ssh destinations by name"),
+      key("server_host", :string, doc: "the host the servers run on"),
+      key("load_hosts", :list, doc: "the hosts the load comes from"),
       # How many repeats, in what order (see Stats and Schedule): "auto" repeats
       # from min_repeats until the throughput CI is within ±precision, capped
       # by max_repeats and max_cell_s seconds of load per cell.
-      "repeats" => [Object, "auto"],
-      "min_repeats" => [Integer, 3],
-      "max_repeats" => [Integer, 15],
-      "max_cell_s" => [Numeric, 30],
-      "precision" => [Numeric, 0.03],
-      "deployments" => [Integer, 2],
-      "order" => [Schedule::ORDERS, "interleaved"],
-      "seed" => [Integer, nil],
-      "drain_timeout_s" => [Numeric, 30],
-      "drain_path" => [String, nil],
-      "smoke" => [Hash, {}],
-      "scale" => [Hash, {}],
-      "article" => [Hash, {}],
-      # Latency split into queue, app and GC (Probe): the app runs inside the
-      # probe middleware and the engine stamps X-Request-Start (native only).
-      "explain" => [[true, false], false]
-    }.freeze
+      key("repeats", :any, default: "auto", doc: "auto, or a whole number of repeats per cell"),
+      key("min_repeats", :whole, default: 3, doc: "repeats before auto may stop"),
+      key("max_repeats", :whole, default: 15, doc: "repeats auto stops at"),
+      duration("max_cell_s", "seconds of load per cell auto stops at", default: 30),
+      key("precision", :number, default: 0.03, doc: "the throughput CI's half-width auto aims for (0.03: ±3 %)"),
+      key("deployments", :whole, default: 2, doc: "fresh deployments the repeats are spread over"),
+      key("order", :one_of, values: Schedule::ORDERS, doc: "the order cells run in"),
+      key("seed", :whole, doc: "the seed of order: random"),
+      duration("drain_timeout_s", "seconds to wait for a server to go idle", { min: 0 }, default: 30),
+      key("drain_path", :string, doc: "the path the drain probes"),
+      key("smoke", :mapping, default: {}, doc: "what --smoke overrides"),
+      key("scale", :mapping, default: {}, doc: "what --scale overrides"),
+      key("article", :mapping, default: {}, doc: "the article's claims"),
+      key("explain", :boolean, default: false, doc: "split latency into queue, app and GC (the probe; engine: native)")
+    ].to_h.freeze
     REQUIRED = %w[endpoints servers].freeze
 
     attr_reader :path, :data
@@ -238,7 +245,7 @@ module Rackbench
     # Command-line overrides get the same checks as the file's keys; an error
     # names the option's key (there is no line to name).
     def validate_overrides_given(overrides)
-      overrides.each { |key, value| validate_type(key, value) if KEYS.key?(key) }
+      overrides.each { |key, value| validate_type(key, value, ["(command line)"]) if KEYS.key?(key) }
       validate_statistics(overrides, ["(command line)"])
       validate_ranges(overrides, ["(command line)"])
     end
@@ -251,11 +258,10 @@ module Rackbench
       @data["deployments"] = 1 unless block.key?("deployments")
     end
 
-    def validate_type(key, value)
-      check, = KEYS.fetch(key) { raise error([key], "unknown key; known keys: #{KEYS.keys.join(", ")}") }
-      return if value.nil? || (check.is_a?(Array) ? check.include?(value) : value.is_a?(check))
-
-      raise error([key], "must be #{check.is_a?(Array) ? check.join(" or ") : check.name.downcase}, got #{value.inspect}")
+    def validate_type(key, value, where = [])
+      knob = KEYS.fetch(key) { raise error([key], "unknown key; known keys: #{KEYS.keys.join(", ")}") }
+      problem = knob.problem(value)
+      raise error(where + [key], "#{problem}, got #{value.inspect}") if problem
     end
 
     def validate_endpoint_levels
@@ -333,7 +339,7 @@ module Rackbench
     end
 
     def validate_engine
-      engine = Engines.fetch(@data["engine"] || KEYS["engine"][1])
+      engine = Engines.fetch(@data["engine"] || KEYS["engine"].default)
       if @data["explain"] && engine::NAME != "native"
         raise error(["explain"], "needs engine: native (it stamps each request's X-Request-Start)")
       end
@@ -347,7 +353,7 @@ module Rackbench
     end
 
     def apply_defaults
-      KEYS.each { |key, (_, default)| @data[key] = default if @data[key].nil? && !default.nil? }
+      KEYS.each { |key, knob| @data[key] = knob.default if @data[key].nil? && !knob.default.nil? }
     end
   end
 end

@@ -2,12 +2,33 @@
 
 require "test_helper"
 require "json"
+require "rackbench/cli"
+require "rackbench/cli/compare"
+require_relative "../reports/seed_fixtures"
 
 module Rackbench
   # rackbench compare and run --baseline, on runs of a real puma. The
   # endpoints are sleeps, whose throughput a busy machine barely moves: 4
   # threads at 4 clients serve 40 req/s on 100 ms sleeps and 10 on 400 ms.
   class CompareTest < Minitest::Test
+    include SeedFixtures
+
+    def test_the_table_and_markdown_write_the_same_cells_with_the_figures_right_aligned
+      config = { "server" => "puma", "threads" => 4 }
+      baseline = [cell("puma x0:4", config, endpoint: "work", concurrency: 4, rps: 40.0)]
+      current = [cell("puma x0:4", config, endpoint: "work", concurrency: 4, rps: 10.0)]
+      render = CLI::Compare::Render.new(Regression.new(baseline, current), { "id" => 1, "suite" => "a" },
+                                        { "id" => 2, "suite" => "a" })
+      header, rule, row = render.table.lines.drop(2).first(3)
+      assert_match(%r{\AServer / config  Endpoint  Conc\.  +Baseline}, header)
+      assert_match(/\A-+  -+  -+  /, rule)
+      assert_match(/\Apuma x0:4 +work +4  +40\.0 \[/, row, "label and endpoint left-aligned, the figures right")
+      md_header, md_rule, md_row = render.markdown.lines.drop(2).first(3)
+      assert_equal header.split(/\s{2,}/).map(&:strip), md_header.split("|")[1..-2].map(&:strip)
+      assert_equal "| :--- | :--- | ---: | ---: | ---: | ---: | ---: |\n", md_rule
+      assert_equal row.split(/\s{2,}/).map(&:strip), md_row.split("|")[1..-2].map(&:strip)
+    end
+
     def run_with(path, extra_args = [])
       suite = write_suite({ "endpoints" => [{ "name" => "work", "path" => path }], "concurrency" => [4],
                             "engine" => "native", "duration_s" => 1, "warmup_s" => 0.2, "repeats" => 3,

@@ -35,7 +35,7 @@ module Rackbench
       message, where = refused({ "rates" => [100, 0] }, /^- 0$/)
       assert_equal "#{where} rates.1 must be a finite number of requests per second above 0, got 0", message
       message, where = refused({ "rates" => "fast" }, /^rates:/)
-      assert_equal "#{where} rates must be array, got \"fast\"", message
+      assert_equal "#{where} rates must be a list, got \"fast\"", message
       message, = refused({ "rates" => [100], "rate" => 50 }, /^rates:/)
       assert_match "rates cannot be given with rate: (one fixed rate); choose one", message
       message, = refused({ "rates" => [100], "engine" => "wrk" }, /^rates:/)

@@ -69,7 +69,7 @@ module Rackbench
     def test_a_negative_worker_count_is_refused_when_the_command_is_built
       server = Servers.fetch("puma").new("workers" => -1)
       error = assert_raises(ConfigError) { server.command(app: "config.ru", bind: server.bind(tmpdir), dir: tmpdir) }
-      assert_match "workers must be a whole number >= 0, got -1", error.message
+      assert_match 'server puma: "workers" must be a whole number >= 0, got -1', error.message
     end
 
     def test_a_concurrency_that_is_not_a_positive_number_is_named_with_its_value

@@ -10,6 +10,7 @@ module Rackbench
     # status comes from each adapter's cheap checks and the cached outcome of
     # the last probe; --probe starts them for real and refreshes that cache.
     class Servers
+      HEADERS = ["Kind", "Name", "Installed", "Version", "Knobs", "Status here"].freeze
       Row = Struct.new(:kind, :name, :installed, :version, :status, :knobs, keyword_init: true)
 
       def initialize(argv, out, _err, probe: Probe.new)
@@ -29,7 +30,7 @@ module Rackbench
           end
         end.parse!(@argv)
         rows = rackbench_servers.map { |k| server_row(k) } + Rackbench::Proxies.all.map { |k| proxy_row(k) }
-        @out.puts(@format == "markdown" ? markdown(rows) : table(rows))
+        @out.puts(@format == "markdown" ? grid(rows).markdown : grid(rows).text)
         0
       end
 
@@ -83,18 +84,11 @@ module Rackbench
         "its check raised #{e.class}: #{e.message}"
       end
 
-      def table(rows)
-        rows.map do |r|
-          format("%-7s %-17s %-9s %-14s %s\n        knobs: %s", r.kind, r.name, "installed: #{r.installed}", r.version,
-                 r.status, r.knobs.empty? ? "-" : r.knobs)
-        end.join("\n")
-      end
-
-      def markdown(rows)
-        header = "| Kind | Name | Installed | Version | Status here | Knobs |\n| :--- | :--- | :--- | :--- | :--- | :--- |\n"
-        header + rows.map do |r|
-          "| #{[r.kind, r.name, r.installed, r.version, r.status, r.knobs].map { |c| c.to_s.gsub("|", "\\|") }.join(" | ")} |"
-        end.join("\n")
+      # One row per adapter, every column left-aligned (Reports::Grid); the
+      # status last, as a failure's reason can be long.
+      def grid(rows)
+        Reports::Grid.new(HEADERS, rows.map { |r| [r.kind, r.name, r.installed, r.version, r.knobs, r.status] },
+                          left: HEADERS.size)
       end
     end
   end

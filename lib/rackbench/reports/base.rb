@@ -10,7 +10,10 @@ module Rackbench
     # objects, which also answer m["label"], m["concurrency"], ... like the
     # stored rows). A report reads nothing else, so it renders an old run
     # exactly as a new one. Base gives what the tabular formats share: the
-    # heading (what ran), rows of figures, verdicts per block and warnings.
+    # heading (what ran), rows of figures, verdicts per block and warnings,
+    # and #document: the report built once from them (RunDocument), which
+    # table, markdown, html and json serialize section by section. Every
+    # table any format prints is a Grid, the one table writer.
     class Base
       COLUMNS = [
         ["server", "Server / config"], ["concurrency", "Conc."], ["throughput", "Throughput req/s [95% CI]"],
@@ -31,7 +34,7 @@ module Rackbench
       def document = @document ||= RunDocument.new(self).document
 
       # Measured cells grouped by endpoint, in plan order: {"/hello" => [row, ...]}
-      def sections
+      def rows_by_endpoint
         cells.select(&:ok?).group_by(&:endpoint).transform_values { |ms| ms.map { |m| row(m) } }
       end
 
@@ -74,7 +77,8 @@ module Rackbench
         if pin["server_cpus"]
           pinned = "server on CPU #{pin["server_cpus"].join(",")}, load on CPU #{pin["client_cpus"].join(",")}"
         end
-        ["Run #{run["id"]}: suite #{run["suite"]} (#{run["status"]}, #{run["started_at"]})",
+        status = [run["status"], run["reason"]].compact.join(": ")
+        ["Run #{run["id"]}: suite #{run["suite"]} (#{status}, #{run["started_at"]})",
          "Machine: #{m["cpu_model"]}, #{m["cores"]} cores, Linux #{m["kernel"]}, #{m["ruby"]}",
          "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}",
          *app_bundle_lines(m["app_bundles"]),

@@ -10,7 +10,7 @@ module Rackbench
     #
     #   rackbench report --format hosts
     class Hosts < Base
-      HEADER = "  rep  host           requests   share    p99 ms  client CPU   host CPU  offset ms"
+      HEADERS = ["rep", "host", "requests", "share", "p99 ms", "client CPU", "host CPU", "offset ms"].freeze
 
       def render
         blocks = cells.select(&:ok?).filter_map { |m| block(m) }
@@ -22,23 +22,22 @@ module Rackbench
       private
 
       def block(measurement)
-        lines = measurement.repeats.flat_map do |repeat|
-          (repeat.result.hosts || []).map { |h| line(repeat.index, h, repeat.result.requests.to_i) }
+        rows = measurement.repeats.flat_map do |repeat|
+          (repeat.result.hosts || []).map { |h| row(repeat.index, h, repeat.result.requests.to_i) }
         end
-        return nil if lines.empty?
+        return nil if rows.empty?
 
-        "\n#{measurement.label} at #{measurement.concurrency}, #{measurement.endpoint}\n#{HEADER}\n#{lines.join("\n")}\n"
+        "\n#{measurement.label} at #{measurement.concurrency}, #{measurement.endpoint}\n#{Grid.new(HEADERS, rows, left: 2).text}"
       end
 
-      def line(index, host, merged_requests)
+      def row(index, host, merged_requests)
         p99_us = Stats.histogram_percentile(host["histogram"] || [], 99)
         cpu = host.dig("client_cpu", "max_thread_share")
         busy = host["host_cpu_busy_share"]
-        format("  %-4s %-12s %10d %6.1f%% %9s %11s %10s %10s", index, host["host"], host["requests"].to_i,
-               merged_requests.positive? ? host["requests"].to_i * 100.0 / merged_requests : 0,
-               p99_us ? format("%.2f", p99_us / 1000.0) : "-", cpu ? "#{(cpu * 100).round} %" : "-",
-               busy ? "#{(busy * 100).round} %" : "-",
-               host["clock_offset_s"] ? format("%.2f", host["clock_offset_s"] * 1000) : "-")
+        share = merged_requests.positive? ? host["requests"].to_i * 100.0 / merged_requests : 0
+        [index, host["host"], host["requests"].to_i, format("%.1f%%", share), p99_us ? format("%.2f", p99_us / 1000.0) : "-",
+         cpu ? "#{(cpu * 100).round} %" : "-", busy ? "#{(busy * 100).round} %" : "-",
+         host["clock_offset_s"] ? format("%.2f", host["clock_offset_s"] * 1000) : "-"]
       end
     end
 

@@ -22,15 +22,12 @@ module Rackbench
 
       def section(endpoint, list)
         levels = list.map { |m| m["concurrency"] }.uniq.sort
-        out = "#### Memory per worker process on #{endpoint}: PSS / RSS MB at each concurrency\n"
-        out << "| config | #{levels.map { |c| "c=#{c}" }.join(" | ")} | article |\n"
-        out << "|:--#{"|--:" * levels.size}|--:|\n"
-        list.group_by { |m| FullLabel.for(m) }.each do |label, mine|
+        rows = list.group_by { |m| FullLabel.for(m) }.map do |label, mine|
           by_level = mine.to_h { |m| [m["concurrency"], m] }
-          figures = levels.map { |c| by_level[c] ? figure(by_level[c]) : "" }
-          out << "| #{label} | #{figures.join(" | ")} | #{article_mb(mine.first)} |\n"
+          [label, *levels.map { |c| by_level[c] ? figure(by_level[c]) : "" }, article_mb(mine.first)]
         end
-        out
+        "#### Memory per worker process on #{endpoint}: PSS / RSS MB at each concurrency\n" +
+          Grid.new(["config", *levels.map { |c| "c=#{c}" }, "article"], rows).markdown
       end
 
       def figure(measurement)

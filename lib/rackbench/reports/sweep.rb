@@ -63,7 +63,7 @@ module Rackbench
         figure.ok? ? format("%.1f", figure.requests_per_s) : "failed"
       end
 
-      def table(headers, rows) = SideBySide.table(headers, rows)
+      def table(headers, rows) = Grid.new(headers, rows).markdown(padded: true)
     end
 
     register("sweep", Sweep)

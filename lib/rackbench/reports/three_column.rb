@@ -29,9 +29,7 @@ module Rackbench
         out = "#### #{summary.title(group)}\n"
         command = summary.command_of(list)
         out << "```\n#{portable(command)}\n```\n" if command
-        out << "| #{HEADERS.join(" | ")} |\n| :------------- | -----------------: | -----------: | ------------------: |\n"
-        list.each { |f| out << "| #{row(f).join(" | ")} |\n" }
-        out
+        out << Grid.new(HEADERS, list.map { |f| row(f) }).markdown
       end
 
       # The load command without this machine's folders and ports, which say

@@ -30,7 +30,7 @@ module Rackbench
             validate_mapping(where + [key], mapping)
             next unless key == "concurrency"
 
-            mapping.each { |from, to| check(where + [key, from], to) { |v| count_problem(v, 1, Ranges::MAX_CONNECTIONS) } }
+            mapping.each { |from, to| check(where + [key, from], to) { |v| Ranges::CONNECTIONS.problem(v) } }
           end
         end
       end

@@ -2,28 +2,21 @@
 
 module Rackbench
   class Suite
-    # The ranges of a suite's numbers, ports and paths, checked after their
-    # types (Suite::KEYS): durations finite and bounded, counts whole and
-    # bounded, ports 1 to 65535 (a port is written into proxy config files
-    # and command lines, so nothing else may reach them), request paths
-    # without spaces or control characters. Included in Suite; every error
-    # names the file, the line and the key (Suite#error).
+    # The ranges of a suite's numbers, ports and paths wherever they appear
+    # (the file, its endpoints, its smoke:/scale: blocks, the command line):
+    # the bounds of its own keys are their Knobs' (Suite::KEYS: durations
+    # finite and bounded, counts whole and bounded); connections of each
+    # level, ports 1 to 65535 (a port is written into proxy config files and
+    # command lines, so nothing else may reach them), request paths without
+    # spaces or control characters. Included in Suite; every error names the
+    # file, the line and the key (Suite#error).
     #
     #   duration_s: .inf          -> suite.yml:5: duration_s must be a finite number of seconds from ...
     #   servers: [{server: puma, port: 99999}]
     #                             -> suite.yml:9: servers.0.port must be a TCP port, a whole number from 1 to 65535, ...
     module Ranges
-      MAX_DURATION_S = 86_400 # one day: a cell, a warm-up, a timeout
       MAX_CONNECTIONS = 100_000
-      MAX_CLIENT_THREADS = 256 # rackbench-load's own limit
-      MAX_REQUESTS = 1_000_000_000
-
-      # key => [lowest allowed (inclusive unless :above), highest]
-      DURATIONS = {
-        "duration_s" => [:above, 0], "warmup_s" => [0], "timeout_s" => [:above, 0],
-        "ready_timeout_s" => [:above, 0], "drain_timeout_s" => [0], "max_cell_s" => [:above, 0]
-      }.freeze
-      COUNTS = { "requests" => MAX_REQUESTS, "client_threads" => MAX_CLIENT_THREADS }.freeze
+      CONNECTIONS = Knob.new("concurrency", :whole, min: 1, max: MAX_CONNECTIONS, doc: "connections of one level")
 
       private
 
@@ -36,14 +29,12 @@ module Rackbench
 
       # The suite's own keys, those of its smoke:/scale: blocks, and command-line overrides.
       def validate_ranges(data, where = [])
-        DURATIONS.each { |key, (low, _)| check(where + [key], data[key]) { |v| duration_problem(v, low) } if data.key?(key) }
-        COUNTS.each { |key, max| check(where + [key], data[key]) { |v| count_problem(v, 1, max) } if data.key?(key) }
-        check(where + ["rate"], data["rate"]) { |v| rate_problem(v) } if data.key?("rate")
+        bounded_keys.each { |key| check(where + [key], data[key]) { |v| KEYS[key].problem(v) } if data.key?(key) }
         validate_rates(data, where)
         levels = data["concurrency"]
         levels = levels.transform_keys(&:to_s) if levels.is_a?(Hash) # a smoke:/scale: mapping {500: 100}
         (levels.is_a?(Hash) ? levels : Array(levels).each_with_index.to_h { |v, i| [i, v] }).each do |at, level|
-          check(where + ["concurrency", at], level) { |v| count_problem(v, 1, MAX_CONNECTIONS) }
+          check(where + ["concurrency", at], level) { |v| CONNECTIONS.problem(v) }
         end
         check(where + ["drain_path"], data["drain_path"]) { |v| path_problem(v) } if data["drain_path"]
       end
@@ -56,7 +47,7 @@ module Rackbench
 
           validate_rates(endpoint, ["endpoints", i])
           Array(endpoint["concurrency"]).each_with_index do |level, j|
-            check(["endpoints", i, "concurrency", j], level) { |v| count_problem(v, 1, MAX_CONNECTIONS) }
+            check(["endpoints", i, "concurrency", j], level) { |v| CONNECTIONS.problem(v) }
           end
         end
       end
@@ -80,17 +71,8 @@ module Rackbench
         raise error(key_path, "#{problem}, got #{value.inspect}") if problem
       end
 
-      def duration_problem(value, low)
-        ok = value.is_a?(Numeric) && value.to_f.finite? && value <= MAX_DURATION_S &&
-             (low == :above ? value.positive? : value >= low)
-        return if ok
-
-        "must be a finite number of seconds #{low == :above ? "above 0" : "from 0"} up to #{MAX_DURATION_S}"
-      end
-
-      def count_problem(value, low, high)
-        "must be a whole number from #{low} to #{high}" unless value.is_a?(Integer) && value.between?(low, high)
-      end
+      # The suite's keys whose knobs have bounds (durations, counts, the rate).
+      def bounded_keys = KEYS.select { |_, knob| knob.min || knob.max || knob.above }.keys
 
       # rates: a list of offered rates, not with a fixed rate: beside it.
       def validate_rates(data, where)
@@ -106,13 +88,7 @@ module Rackbench
                       "cannot be given with rate: (one fixed rate); choose one")
         end
 
-        rates.each_with_index { |r, j| check(where + ["rates", j], r) { |v| rate_problem(v) } }
-      end
-
-      def rate_problem(value)
-        return if value.is_a?(Numeric) && value.to_f.finite? && value.positive?
-
-        "must be a finite number of requests per second above 0"
+        rates.each_with_index { |r, j| check(where + ["rates", j], r) { |v| KEYS["rate"].problem(v) } }
       end
 
       def port_problem(value) = Port.valid?(value) ? nil : Port::PROBLEM

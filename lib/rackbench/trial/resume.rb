@@ -1,8 +1,9 @@
 # frozen_string_literal: true
 
 module Rackbench
-  # `rackbench run --resume [RUN]`: an interrupted run (status interrupted,
-  # or running when the rackbench that ran it is gone, e.g. after kill -9)
+  # `rackbench run --resume [RUN]`: a run that did not finish (failed, say a
+  # service that could not start; interrupted by a signal; or running when
+  # the rackbench that ran it is gone, e.g. after kill -9)
   # continued with its stored settings, seed and order. Finished cells are
   # kept as they are, so are the repeats of unfinished cells; the Runner
   # measures only what is missing and the run ends as one run.
@@ -11,7 +12,7 @@ module Rackbench
   #   resume.suite                         # the Suite as the run had it
   #   Runner.new(resume.suite, store: store, resume: resume).run
   class Resume
-    RESUMABLE = %w[interrupted running].freeze
+    RESUMABLE = %w[failed interrupted running].freeze
 
     attr_reader :run
 
@@ -46,7 +47,7 @@ module Rackbench
 
     def check_resumable!
       unless RESUMABLE.include?(run["status"])
-        raise ConfigError, "run #{id} is #{run["status"]}: only an interrupted run can be resumed"
+        raise ConfigError, "run #{id} is #{run["status"]}: only a failed or interrupted run can be resumed"
       end
 
       pid = run.dig("machine", "rackbench_pid")

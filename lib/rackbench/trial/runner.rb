@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "English"
 require "fileutils"
 require "set"
 require_relative "runner/resuming"
@@ -76,11 +77,12 @@ module Rackbench
         (1..policy.deployments).each { |epoch| run_epoch(epoch) }
         status = "finished"
       ensure
+        ended_by = $ERROR_INFO # what stopped the run: nil once finished
         retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
         @fleet&.close
         supervisor.stop_all
-        store.finish_run(@run["id"], status)
+        store.finish_run(@run["id"], status, ended_by: ended_by)
       end
       emit(:run_finished, store.run(@run["id"]))
       @run["id"]

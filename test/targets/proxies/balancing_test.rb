@@ -65,7 +65,7 @@ class ProxyBalancingTest < Minitest::Test
 
   def test_an_unknown_balance_is_one_clear_config_error
     error = assert_raises(Rackbench::ConfigError) { Rackbench::Proxies.fetch("lighttpd").new("proxy" => "lighttpd", "balance" => "random").validate! }
-    assert_match(/balance "random" is not one of fair, round-robin, hash, sticky/, error.message)
+    assert_match(/"balance" must be one of fair, round-robin, hash, sticky, got "random"/, error.message)
   end
 
   private

@@ -42,6 +42,6 @@ class MongrelLockTest < Minitest::Test
 
   def test_lock_takes_only_true_or_false
     error = assert_raises(Rackbench::ConfigError) { Rackbench::Servers.fetch("mongrel").new("server" => "mongrel", "lock" => 1).validate! }
-    assert_match(/lock must be true or false, got 1/, error.message)
+    assert_match(/"lock" must be true or false, got 1/, error.message)
   end
 end

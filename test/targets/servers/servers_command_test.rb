@@ -21,18 +21,23 @@ class ServersCommandTest < Minitest::Test
   end
 
   def test_the_markdown_table_lists_every_server_and_proxy_without_starting_anything
-    supervisors = 0
+    commands = []
     new_supervisor = Rackbench::Supervisor.method(:new)
-    counting = lambda do |*args, **kwargs|
-      supervisors += 1
-      new_supervisor.call(*args, **kwargs)
+    recording = lambda do |*args, **kwargs|
+      new_supervisor.call(*args, **kwargs).tap do |supervisor|
+        supervisor.define_singleton_method(:spawn) do |argv, **options|
+          commands << argv.map(&:to_s)
+          super(argv, **options)
+        end
+      end
     end
-    status, out, = Rackbench::Supervisor.stub(:new, counting) { run_cli("servers", "--format", "markdown") }
+    status, out, = Rackbench::Supervisor.stub(:new, recording) { run_cli("servers", "--format", "markdown") }
     assert_equal 0, status
-    assert_equal 0, supervisors, "the listing reads files; it does not start servers"
+    asks_a_version = ->(argv) { argv.intersect?(%w[-v -V --version version]) }
+    assert commands.all?(&asks_a_version), "the listing only asks versions; it starts no server: #{commands.inspect}"
     rows = out.lines.drop(2).map { |l| l.split(" | ").map(&:strip) }
     assert_equal(Rackbench::Servers.names + Rackbench::Proxies.names, rows.map { |r| r[1] })
-    assert_match(/\A\| Kind \| Name \| Installed \| Version \| Status here \| Knobs \|/, out)
+    assert_match(/\A\| Kind \| Name \| Installed \| Version \| Knobs \| Status here \|/, out)
     assert_includes out, "| proxy | lighttpd | yes |"
     assert_includes out, "balance (fair / round-robin / hash / sticky)"
   end

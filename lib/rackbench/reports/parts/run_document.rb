@@ -30,10 +30,10 @@ module Rackbench
 
       private
 
-      # One table per endpoint: a row per measured cell (Base#row).
+      # One table per endpoint: a row per measured cell (Base#rows_by_endpoint).
       def results
         titles = Base::COLUMNS.to_h
-        @report.sections.map do |endpoint, rows|
+        @report.rows_by_endpoint.map do |endpoint, rows|
           grid = Grid.new(titles.values, rows.map { |r| titles.keys.map { |k| @report.fmt(r[k]) } },
                           optional: OPTIONAL.map { |k| titles[k] })
           Document::Section.new("results", endpoint, [grid])

@@ -22,7 +22,7 @@ module Rackbench
       end
 
       def render
-        text = self.class.table([@corner, *@columns], @rows.zip(@values).map { |name, vs| [name, *vs] })
+        text = table([@corner, *@columns], @rows.zip(@values).map { |name, vs| [name, *vs] })
         return text if fits?(text)
 
         parts = [@rows.each_index.to_a]
@@ -30,16 +30,10 @@ module Rackbench
         parts.map { |p| transposed(p) }.join("\n")
       end
 
-      # An aligned markdown table: the first column left-aligned, the others right.
-      def self.table(header, rows)
-        cells = [header, *rows].map { |r| r.map(&:to_s) }
-        widths = header.each_index.map { |i| cells.map { |r| r[i].length }.max }
-        line = ->(r) { "| #{r.each_with_index.map { |v, i| i.zero? ? v.ljust(widths[i]) : v.rjust(widths[i]) }.join(" | ")} |\n" }
-        rule = "|#{widths.each_with_index.map { |w, i| i.zero? ? ":#{"-" * (w + 1)}" : "#{"-" * (w + 1)}:" }.join("|")}|\n"
-        line.call(cells.first) + rule + cells.drop(1).map(&line).join
-      end
-
       private
+
+      # Markdown aligned for a reader of the raw text: the first column left, the others right.
+      def table(header, rows) = Grid.new(header, rows).markdown(padded: true)
 
       def done?(indexes) = indexes.size == 1 || fits?(transposed(indexes))
 
@@ -48,7 +42,7 @@ module Rackbench
       # One row per config, with the given rows (figures) as columns.
       def transposed(indexes)
         rows = @columns.each_index.map { |c| [@columns[c], *indexes.map { |i| @values[i][c] }] }
-        self.class.table(["config", *indexes.map { |i| @short_rows[i] }], rows)
+        table(["config", *indexes.map { |i| @short_rows[i] }], rows)
       end
     end
   end

@@ -16,24 +16,23 @@ module Rackbench
     #   proxy.label, klass.version        # for tables and provenance
     #
     # A subclass sets NAME, EXECUTABLE, BALANCES (suite name => its own directive
-    # value, the first being the default) and implements #config_text and #argv.
+    # value, the first being the default), declares its knobs with `knob`
+    # (Knobs; balancing_knob for balance) and implements #config_text and #argv.
     # Its config keeps pid, logs and temp files inside dir, never in /var.
     #
     #   proxy: {proxy: nginx, workers: 3}
     #   proxy: {proxy: lighttpd, balance: hash}
     #   proxy: {proxy: haproxy, balance: first, maxconn: 50}
     class Base
-      KEYS = %w[proxy balance port bind].freeze
+      include Knobs
+
+      KEYS = %w[proxy port bind].freeze
       Bind = Servers::Base::Bind
 
       class << self
-        attr_reader :knob_docs
+        # balance: one of BALANCES' names, the first by default.
+        def balancing_knob = knob(:balance, :one_of, values: self::BALANCES.keys, doc: "how requests are spread")
 
-        def knob(name, doc)
-          (@knob_docs ||= {})[name.to_s] = doc
-        end
-
-        def knobs = %w[balance] + (knob_docs || {}).keys
         def proxy_name = self::NAME
         def balances = self::BALANCES.keys
 
@@ -61,7 +60,8 @@ module Rackbench
       end
 
       def name = self.class.proxy_name
-      def balance = (config["balance"] || self.class.balances.first).to_s
+      def knob_owner = "proxy #{name}"
+      def balance = setting("balance")
 
       def validate!
         unknown = config.keys - KEYS - self.class.knobs
@@ -73,14 +73,11 @@ module Rackbench
         if config.key?("port") && !Port.valid?(config["port"])
           raise ConfigError, "proxy #{name}: \"port\" #{Port::PROBLEM}, got #{config["port"].inspect}"
         end
-        unless self.class::BALANCES.key?(balance)
-          raise ConfigError, "proxy #{name}: balance #{balance.inspect} is not one of #{self.class.balances.join(", ")}"
-        end
         unless [nil, "tcp", "unix"].include?(config["bind"])
           raise ConfigError, "proxy #{name}: bind must be tcp or unix, got #{config["bind"].inspect}"
         end
 
-        validate_knobs
+        validate_settings
         self
       end
 
@@ -111,18 +108,9 @@ module Rackbench
 
       private
 
-      def validate_knobs; end
-
       def directive = self.class::BALANCES.fetch(balance)
       def executable = self.class.path || self.class::EXECUTABLE
       def root? = Process.euid.zero?
-
-      def int(key, default)
-        value = config.fetch(key, default)
-        return value if value.is_a?(Integer) && value.positive?
-
-        raise ConfigError, "proxy #{name}: #{key} must be a whole number > 0, got #{value.inspect}"
-      end
     end
   end
 end

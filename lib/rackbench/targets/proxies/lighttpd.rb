@@ -18,7 +18,8 @@ module Rackbench
       VERSION_ARGV = ["-v"].freeze
       VERSION_PATTERN = %r{lighttpd/(\S+)}
       BALANCES = { "fair" => "fair", "round-robin" => "round-robin", "hash" => "hash", "sticky" => "sticky" }.freeze
-      knob :max_connections, "server.max-connections (default 4096)"
+      balancing_knob
+      knob :max_connections, :whole, min: 1, default: 4096, doc: "server.max-connections"
 
       def config_text(bind:, backends:, dir:)
         <<~LIGHTTPD
@@ -28,8 +29,8 @@ module Rackbench
           #{listen(bind)}
           server.pid-file = #{File.join(dir, "lighttpd.pid").inspect}
           server.errorlog = #{File.join(dir, "lighttpd-error.log").inspect}
-          server.max-connections = #{int("max_connections", 4096)}
-          server.max-fds = #{int("max_connections", 4096) * 3}
+          server.max-connections = #{setting("max_connections")}
+          server.max-fds = #{setting("max_connections") * 3}
           proxy.balance = #{directive.inspect}
           proxy.server = ("" => (
           #{backends.map { |b| "  (#{backend(b)})" }.join(",\n")}
@@ -40,8 +41,6 @@ module Rackbench
       def argv(path) = [executable, "-D", "-f", path]
 
       private
-
-      def validate_knobs = int("max_connections", 4096)
 
       def listen(bind)
         return "server.bind = #{bind.socket_path.inspect}" if bind.unix?

@@ -9,12 +9,12 @@ module Rackbench
     class Agoo < Base
       NAME = "agoo"
       GEM = "agoo"
-      knob :workers, "processes (-w; default 1)"
-      knob :threads, "Ruby threads for Rack calls (-t; default 1)"
+      knob :workers, :whole, min: 0, default: 1, doc: "processes (-w)"
+      knob :threads, :whole, min: 0, default: 1, doc: "Ruby threads for Rack calls (-t)"
 
       def command(app:, bind:, **)
         address = bind.unix? ? "unix://#{bind.socket_path}" : "http://#{bind.address}:#{bind.port}"
-        [*gem_bin("agoo"), "--silent", "-b", address, "-w", int("workers", 1).to_s, "-t", int("threads", 1).to_s, app]
+        [*gem_bin("agoo"), "--silent", "-b", address, "-w", setting("workers").to_s, "-t", setting("threads").to_s, app]
       end
 
       def env = { "RACK_ENV" => "production" }

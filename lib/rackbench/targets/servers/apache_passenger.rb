@@ -26,8 +26,7 @@ module Rackbench
       APACHE = "/usr/sbin/apache2"
       MODULES_DIR = "/usr/lib/apache2/modules"
       MPMS = %w[event worker prefork].freeze
-      @knob_docs = Passenger.knob_docs.dup
-      knob :mpm, "Apache's MPM in front of Passenger: event (default), worker or prefork"
+      knob :mpm, :one_of, values: MPMS, doc: "Apache's MPM in front of Passenger"
 
       class << self
         def supports_unix? = false
@@ -54,14 +53,7 @@ module Rackbench
         def passenger_root = "/usr/lib/ruby/vendor_ruby/phusion_passenger/locations.ini"
       end
 
-      def validate!
-        super
-        raise ConfigError, "server #{name}: mpm must be one of #{MPMS.join(", ")}, got #{mpm.inspect}" unless MPMS.include?(mpm)
-
-        self
-      end
-
-      def mpm = config.fetch("mpm", "event").to_s
+      def mpm = setting("mpm")
 
       def command(app:, bind:, dir:)
         path = File.join(dir, "apache2.conf")
@@ -92,7 +84,7 @@ module Rackbench
           PassengerDisableAnonymousTelemetry on
           PassengerMaxPoolSize #{max_pool_size}
           PassengerMinInstances #{min_instances}
-          PassengerMaxRequests #{int("max_requests", 0)}
+          PassengerMaxRequests #{setting("max_requests")}
           PassengerSpawnMethod #{spawn_method}
           PassengerFriendlyErrorPages off
           #{"PassengerUserSwitching off\nPassengerDefaultUser root\nPassengerDefaultGroup root" if Process.euid.zero?}

@@ -15,10 +15,13 @@ module Rackbench
     #   Readiness.wait(bind.target)       # a real HTTP answer, no fixed sleep
     #   server.stop(supervisor, child)    # graceful signal, then the group is killed
     #
-    # A subclass sets NAME, GEM (the gem whose version it reports) and KNOBS (the
-    # config keys it takes besides "server", "label", "bind", "port"), and
-    # implements #command.
+    # A subclass sets NAME, GEM (the gem whose version it reports), declares
+    # the config keys it takes besides COMMON_KEYS with `knob` (Knobs: type,
+    # bounds, default, meaning; read back with #setting), and implements
+    # #command.
     class Base
+      include Knobs
+
       # app, endpoints and concurrency shape the plan (see Plan), not the server.
       COMMON_KEYS = %w[server label bind port instances proxy app endpoints concurrency host yjit].freeze
 
@@ -38,18 +41,10 @@ module Rackbench
       end
 
       class << self
-        attr_reader :knob_docs
-
         # Servers run by this Ruby can turn YJIT on (JRuby's cannot).
         def supports_yjit? = true
         def yjit_available? = defined?(RubyVM::YJIT) ? true : false
 
-        # Declares a config key this server takes, with its meaning for `rackbench servers`.
-        def knob(name, doc)
-          (@knob_docs ||= {})[name.to_s] = doc
-        end
-
-        def knobs = (knob_docs || {}).keys
         def server_name = self::NAME
         def gem_name = self::GEM
 
@@ -84,6 +79,7 @@ module Rackbench
       end
 
       def name = self.class.server_name
+      def knob_owner = "server #{name}"
 
       def proxy_class = config["proxy"] && Proxies.fetch(config["proxy"]["proxy"])
 
@@ -106,6 +102,7 @@ module Rackbench
                 "server #{name}: \"instances\" > 1 needs a \"proxy\" in front of them"
         end
 
+        validate_settings
         validate_proxy
         validate_yjit
         raise ConfigError, "server #{name} cannot listen on a Unix socket (bind: unix)" if unix? && !self.class.supports_unix?
@@ -204,13 +201,6 @@ module Rackbench
       # The gem's own executable, run with this Ruby: exact and recordable.
       def gem_bin(exe, gem = self.class.gem_name)
         [ruby, Gem.bin_path(gem, exe)]
-      end
-
-      def int(key, default)
-        value = config.fetch(key, default)
-        return value if value.is_a?(Integer) && value >= 0
-
-        raise ConfigError, "server #{name}: #{key} must be a whole number >= 0, got #{value.inspect}"
       end
     end
   end

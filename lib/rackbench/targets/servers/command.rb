@@ -16,11 +16,11 @@ module Rackbench
       NAME = "command"
       GEM = nil
       PLACEHOLDERS = %w[port socket app app_dir dir workers threads].freeze
-      knob :command, "the command template (string or list); placeholders {#{PLACEHOLDERS.join("}, {")}}"
-      knob :ready_url, "path (or loopback URL) that answers HTTP once the server is ready (default /)"
-      knob :workers, "value of {workers}"
-      knob :threads, "value of {threads}"
-      knob :stop_signal, "signal for a graceful stop (default TERM)"
+      knob :command, %i[string list], doc: "the command template; placeholders {#{PLACEHOLDERS.join("}, {")}}"
+      knob :ready_url, :string, default: "/", doc: "path (or loopback URL) that answers HTTP once the server is ready"
+      knob :workers, :whole, min: 0, default: 1, doc: "value of {workers}"
+      knob :threads, :whole, min: 0, default: 1, doc: "value of {threads}"
+      knob :stop_signal, :string, default: "TERM", doc: "signal for a graceful stop"
 
       # A bind whose default target is the readiness path, since the Deployment
       # waits on bind.target.
@@ -71,11 +71,11 @@ module Rackbench
 
       def command(app:, bind:, dir:)
         values = { "port" => bind.port, "socket" => bind.socket_path, "app" => app, "app_dir" => File.dirname(app),
-                   "dir" => dir, "workers" => int("workers", 1), "threads" => int("threads", 1) }
+                   "dir" => dir, "workers" => setting("workers"), "threads" => setting("threads") }
         words.map { |w| w.gsub(/\{(\w+)\}/) { values.fetch(Regexp.last_match(1)).to_s } }
       end
 
-      def stop_signal = config.fetch("stop_signal", "TERM").to_s
+      def stop_signal = setting("stop_signal")
 
       private
 
@@ -85,7 +85,7 @@ module Rackbench
       end
 
       def ready_path
-        url = config.fetch("ready_url", "/").to_s
+        url = setting("ready_url")
         return url if url.start_with?("/")
 
         path = url[%r{\Ahttp://[^/]+(/\S*)?\z}, 1]

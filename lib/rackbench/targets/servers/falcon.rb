@@ -11,30 +11,20 @@ module Rackbench
       NAME = "falcon"
       GEM = "falcon"
       MODELS = %w[forked threaded hybrid].freeze
-      knob :workers, "reactor processes (forked: --count, hybrid: --forks; default 1)"
-      knob :threads, "reactor threads (threaded: --count, hybrid: --threads)"
-      knob :model, "container: forked (default), threaded or hybrid"
+      knob :workers, :whole, min: 0, default: 1, doc: "reactor processes (forked: --count, hybrid: --forks)"
+      knob :threads, :whole, min: 0, default: 1, doc: "reactor threads (threaded: --count, hybrid: --threads)"
+      knob :model, :one_of, values: MODELS, doc: "container"
 
       def self.supports_unix? = false
 
-      def validate!
-        super
-        unless MODELS.include?(model)
-          raise ConfigError,
-                "server falcon: model must be one of #{MODELS.join(", ")}, got #{model.inspect}"
-        end
-
-        self
-      end
-
-      def model = config.fetch("model", "forked").to_s
+      def model = setting("model")
 
       def command(app:, bind:, **)
         argv = [*gem_bin("falcon"), "serve", "--bind", "http://#{bind.address}:#{bind.port}", "--config", app, "--#{model}"]
         case model
-        when "forked" then argv + ["--count", int("workers", 1).to_s]
-        when "threaded" then argv + ["--count", int("threads", 1).to_s]
-        else argv + ["--forks", int("workers", 1).to_s, "--threads", int("threads", 1).to_s]
+        when "forked" then argv + ["--count", setting("workers").to_s]
+        when "threaded" then argv + ["--count", setting("threads").to_s]
+        else argv + ["--forks", setting("workers").to_s, "--threads", setting("threads").to_s]
         end
       end
 

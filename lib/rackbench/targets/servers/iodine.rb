@@ -10,12 +10,12 @@ module Rackbench
     class Iodine < Base
       NAME = "iodine"
       GEM = "iodine"
-      knob :workers, "processes (-w; default 1)"
-      knob :threads, "threads per process (-t; default 1)"
+      knob :workers, :whole, min: 0, default: 1, doc: "processes (-w)"
+      knob :threads, :whole, min: 0, default: 1, doc: "threads per process (-t)"
 
       def command(app:, bind:, **)
         address = bind.unix? ? ["-p", "0", "-b", bind.socket_path] : ["-p", bind.port.to_s, "-b", bind.address]
-        [*gem_bin("iodine"), *address, "-w", int("workers", 1).to_s, "-t", int("threads", 1).to_s, app]
+        [*gem_bin("iodine"), *address, "-w", setting("workers").to_s, "-t", setting("threads").to_s, app]
       end
 
       def env = { "RACK_ENV" => "production" }

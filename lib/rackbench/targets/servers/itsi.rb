@@ -18,8 +18,8 @@ module Rackbench
       GEM = "itsi-server"
       VERSION = "0.2.27"
       GEM_HOME = File.join(ROOT, "vendor", "itsi")
-      knob :workers, "processes (-w; default 1: one process, no cluster)"
-      knob :threads, "Ruby threads for Rack calls per process (-t; default 1)"
+      knob :workers, :whole, min: 0, default: 1, doc: "processes (-w; 1: one process, no cluster)"
+      knob :threads, :whole, min: 0, default: 1, doc: "Ruby threads for Rack calls per process (-t)"
 
       class << self
         def gem_spec
@@ -40,7 +40,7 @@ module Rackbench
       def command(app:, bind:, dir:)
         address = bind.unix? ? "unix://#{bind.socket_path}" : "http://#{bind.address}:#{bind.port}"
         ["env", "ITSI_SERVER_PID_DIR=#{dir}", ruby, self.class.executable, "--bind", address,
-         "--workers", int("workers", 1).to_s, "--threads", int("threads", 1).to_s, "--rackup_file", app]
+         "--workers", setting("workers").to_s, "--threads", setting("threads").to_s, "--rackup_file", app]
       end
 
       # Outside bundler, with vendor/itsi beside the system's gems.

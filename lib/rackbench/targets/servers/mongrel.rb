@@ -19,7 +19,7 @@ module Rackbench
       VERSION = "1.2.0.pre2"
       GEM_HOME = File.join(ROOT, "vendor", "mongrel")
       SERVER_SCRIPT = File.join(__dir__, "mongrel", "rack_server.rb")
-      knob :lock, "true: one request at a time (Rack::Lock, like Rails 2's global lock); default false"
+      knob :lock, :boolean, default: false, doc: "true: one request at a time (Rack::Lock, like Rails 2's global lock)"
 
       class << self
         def supports_unix? = false
@@ -37,20 +37,11 @@ module Rackbench
         end
       end
 
-      def validate!
-        super
-        unless [nil, true, false].include?(config["lock"])
-          raise ConfigError, "server mongrel: lock must be true or false, got #{config["lock"].inspect}"
-        end
-
-        self
-      end
-
       def command(app:, bind:, **)
         [ruby, SERVER_SCRIPT, bind.port.to_s, app, *("--lock" if locked?)]
       end
 
-      def locked? = config["lock"] == true
+      def locked? = setting("lock")
 
       # Outside bundler, with vendor/mongrel beside the system's gems.
       def env

@@ -17,12 +17,13 @@ module Rackbench
       GEM = nil
       EXECUTABLE = "passenger"
       SPAWN_METHODS = %w[smart direct].freeze
-      knob :workers, "app processes, fixed pool (sets min_instances = max_pool_size)"
-      knob :max_pool_size, "maximum app processes (--max-pool-size; default 6)"
-      knob :min_instances, "processes kept alive when idle (--min-instances; default 1)"
-      knob :spawn_method, "smart (preload, the default) or direct"
-      knob :max_requests, "restart a process after this many requests (0 = never)"
-      knob :concurrency_model, "process only: threads need Passenger Enterprise"
+      knob :workers, :whole, min: 0, doc: "app processes, fixed pool (sets min_instances = max_pool_size)"
+      knob :max_pool_size, :whole, min: 0, default: 6, doc: "maximum app processes (--max-pool-size; default: workers, else 6)"
+      knob :min_instances, :whole, min: 0, default: 1,
+                                   doc: "processes kept alive when idle (--min-instances; default: workers, else 1)"
+      knob :spawn_method, :one_of, values: SPAWN_METHODS, doc: "smart preloads the app, direct does not"
+      knob :max_requests, :whole, min: 0, default: 0, doc: "restart a process after this many requests (0 = never)"
+      knob :concurrency_model, :string, default: "process", doc: "process only: threads need Passenger Enterprise"
 
       class << self
         def path = Executable.find(EXECUTABLE)
@@ -52,10 +53,7 @@ module Rackbench
 
       def validate!
         super
-        unless SPAWN_METHODS.include?(config.fetch("spawn_method", "smart"))
-          raise ConfigError, "server #{name}: spawn_method must be smart or direct, got #{config["spawn_method"].inspect}"
-        end
-        if config.key?("concurrency_model") && config["concurrency_model"] != "process"
+        if setting("concurrency_model") != "process"
           raise ConfigError, "server #{name}: concurrency_model #{config["concurrency_model"].inspect} needs " \
                              "Passenger Enterprise; the open-source edition here runs one request per process (\"process\")"
         end
@@ -65,15 +63,15 @@ module Rackbench
       end
 
       def shape = "x#{max_pool_size}"
-      def max_pool_size = int("max_pool_size", config.fetch("workers", 6))
-      def min_instances = int("min_instances", config.fetch("workers", 1))
-      def spawn_method = config.fetch("spawn_method", "smart")
+      def max_pool_size = pool_setting("max_pool_size")
+      def min_instances = pool_setting("min_instances")
+      def spawn_method = setting("spawn_method")
 
       def command(app:, bind:, dir:)
         listen = bind.unix? ? ["--socket", bind.socket_path] : ["--address", "127.0.0.1", "--port", bind.port.to_s]
         [self.class.path || EXECUTABLE, "start", File.dirname(app), "--rackup", app, "--engine", "builtin", *listen,
          "--environment", "production", "--max-pool-size", max_pool_size.to_s, "--min-instances", min_instances.to_s,
-         "--spawn-method", spawn_method, "--max-requests", int("max_requests", 0).to_s,
+         "--spawn-method", spawn_method, "--max-requests", setting("max_requests").to_s,
          "--log-file", File.join(dir, "passenger.log"), "--pid-file", File.join(dir, "passenger.pid"),
          "--disable-security-update-check", "--disable-anonymous-telemetry", "--no-friendly-error-pages"]
       end
@@ -108,6 +106,9 @@ module Rackbench
       SESSION_GRACE_S = 15
 
       private
+
+      # workers: N stands for both pool knobs, where they are not given.
+      def pool_setting(key) = config[key].nil? && setting("workers") ? setting("workers") : setting(key)
 
       def end_session(sid)
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + SESSION_GRACE_S

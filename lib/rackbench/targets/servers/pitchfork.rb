@@ -11,19 +11,10 @@ module Rackbench
     class Pitchfork < Base
       NAME = "pitchfork"
       GEM = "pitchfork"
-      knob :workers, "worker processes (worker_processes)"
-      knob :refork_after, "requests after which a worker is promoted to mold, per generation (list; default off)"
-      knob :backlog, "listen backlog (default 1024)"
-
-      def validate!
-        super
-        refork = config["refork_after"]
-        unless refork.nil? || (refork.is_a?(Array) && refork.all? { |n| n.is_a?(Integer) && n.positive? })
-          raise ConfigError, "server pitchfork: refork_after must be a list of whole numbers > 0, got #{refork.inspect}"
-        end
-
-        self
-      end
+      knob :workers, :whole, min: 0, default: 1, doc: "worker processes (worker_processes)"
+      knob :refork_after, :list, items: :whole, min: 1,
+                                 doc: "requests after which a worker is promoted to mold, per generation (default off)"
+      knob :backlog, :whole, min: 0, default: 1024, doc: "listen backlog"
 
       def command(app:, bind:, dir:)
         config_path = File.join(dir, "pitchfork.rb")
@@ -33,9 +24,9 @@ module Rackbench
 
       def config_file(bind)
         listen = bind.unix? ? bind.socket_path : "#{bind.address}:#{bind.port}"
-        lines = ["worker_processes #{int("workers", 1)}", "listen #{listen.inspect}, backlog: #{int("backlog", 1024)}",
+        lines = ["worker_processes #{setting("workers")}", "listen #{listen.inspect}, backlog: #{setting("backlog")}",
                  "timeout 120"]
-        lines << "refork_after #{config["refork_after"].inspect}" if config["refork_after"]
+        lines << "refork_after #{setting("refork_after").inspect}" if setting("refork_after")
         lines.join("\n") << "\n"
       end
 

@@ -10,16 +10,16 @@ module Rackbench
     class Puma < Base
       NAME = "puma"
       GEM = "puma"
-      knob :workers, "forked worker processes (0 = single mode)"
-      knob :threads, "threads per process (min = max)"
-      knob :preload, "preload the app before forking workers"
-      knob :fork_worker, "fork workers from worker 0 (puma >= 5)"
-      knob :config, "the app's own puma config file (relative to the app's folder); the knobs above override it"
+      knob :workers, :whole, min: 0, default: 0, doc: "forked worker processes (0 = single mode)"
+      knob :threads, :whole, min: 0, default: 5, doc: "threads per process (min = max)"
+      knob :preload, :boolean, default: false, doc: "preload the app before forking workers"
+      knob :fork_worker, :boolean, default: false, doc: "fork workers from worker 0 (puma >= 5)"
+      knob :config, :string, doc: "the app's own puma config file (relative to the app's folder); the knobs above override it"
 
       # fork_worker forks workers from worker 0, so it needs cluster mode.
       def validate!
         super
-        if config["fork_worker"] && int("workers", 0).zero?
+        if setting("fork_worker") && setting("workers").zero?
           raise ConfigError, "server puma: fork_worker needs workers > 0 (cluster mode); single mode has no workers to fork"
         end
 
@@ -27,13 +27,13 @@ module Rackbench
       end
 
       def command(app:, bind:, **)
-        threads = int("threads", 5)
+        threads = setting("threads")
         argv = [*gem_bin("puma"), "--bind", bind_uri(bind), "--threads", "#{threads}:#{threads}",
                 "--environment", "production", "--dir", File.dirname(app)]
-        workers = int("workers", 0)
+        workers = setting("workers")
         argv += ["--workers", workers.to_s] if workers.positive?
-        argv << "--preload" if config["preload"]
-        argv << "--fork-worker" if config["fork_worker"]
+        argv << "--preload" if setting("preload")
+        argv << "--fork-worker" if setting("fork_worker")
         argv += ["--config", File.expand_path(config["config"], File.dirname(app))] if config["config"]
         argv << app
       end

@@ -20,18 +20,18 @@ module Rackbench
       PINNED = "6.4.3"
       TCP_INFO_PATCH = File.join(__dir__, "jruby", "puma_tcp_info.rb")
       RACK2 = File.join(__dir__, "jruby", "rack2.rb")
-      knob :threads, "threads (min = max; default 16)"
+      knob :threads, :whole, min: 0, default: 16, doc: "threads (min = max)"
 
       def self.install_hint = "jruby -S gem install --install-dir vendor/jruby/puma_jruby puma:#{PINNED} rack:2.2.11"
 
       def command(app:, bind:, **)
-        threads = int("threads", 16)
+        threads = setting("threads")
         [self.class.jruby_path || JRUBY, "-r", RACK2, "-r", TCP_INFO_PATCH, File.join(self.class.gem_home, "bin", "puma"),
          "--bind", "tcp://127.0.0.1:#{bind.port}", "--threads", "#{threads}:#{threads}",
          "--environment", "production", "--dir", File.dirname(app), app]
       end
 
-      def shape = "x0:#{int("threads", 16)}"
+      def shape = "x0:#{setting("threads")}"
     end
 
     register("puma_jruby", PumaJruby)

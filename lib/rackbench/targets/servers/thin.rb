@@ -15,15 +15,15 @@ module Rackbench
     class Thin < Base
       NAME = "thin"
       GEM = "thin"
-      knob :threads, "run requests on a thread pool of this size (--threaded)"
-      knob :max_conns, "maximum connections (--max-conns)"
+      knob :threads, :whole, min: 0, doc: "run requests on a thread pool of this size (--threaded; default off)"
+      knob :max_conns, :whole, min: 0, doc: "maximum connections (--max-conns; default thin's)"
 
       def command(app:, bind:, **)
         argv = [*gem_bin("thin"), "start", "--rackup", app, "--environment", "production",
                 "--chdir", File.dirname(app), "--tag", "rackbench"]
         argv += bind.unix? ? ["--socket", bind.socket_path] : ["--address", bind.address, "--port", bind.port.to_s]
-        argv += ["--threaded", "--threadpool-size", int("threads", 20).to_s] if config["threads"]
-        argv += ["--max-conns", int("max_conns", 1024).to_s] if config["max_conns"]
+        argv += ["--threaded", "--threadpool-size", setting("threads").to_s] if setting("threads")
+        argv += ["--max-conns", setting("max_conns").to_s] if setting("max_conns")
         argv
       end
 

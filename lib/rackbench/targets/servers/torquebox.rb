@@ -22,7 +22,7 @@ module Rackbench
       GEM = "torquebox-web"
       PINNED = "4.0.0.beta3"
       SERVER_SCRIPT = File.join(__dir__, "jruby", "torquebox_server.rb")
-      knob :threads, "Undertow worker threads (default 16)"
+      knob :threads, :whole, min: 0, default: 16, doc: "Undertow worker threads"
 
       PATCH = File.join(__dir__, "jruby", "torquebox_patch.rb")
       PATCHED = "rackbench-patched.txt" # what PATCH writes into the gem folder
@@ -47,10 +47,10 @@ module Rackbench
       end
 
       def command(app:, bind:, **)
-        [self.class.jruby_path || JRUBY, SERVER_SCRIPT, bind.port.to_s, int("threads", 16).to_s, app]
+        [self.class.jruby_path || JRUBY, SERVER_SCRIPT, bind.port.to_s, setting("threads").to_s, app]
       end
 
-      def shape = "x0:#{int("threads", 16)}"
+      def shape = "x0:#{setting("threads")}"
     end
 
     register("torquebox", Torquebox)

@@ -9,10 +9,11 @@ module Rackbench
     class Unicorn < Base
       NAME = "unicorn"
       GEM = "unicorn"
-      knob :workers, "worker processes (worker_processes)"
-      knob :preload, "preload_app true"
-      knob :backlog, "listen backlog (default 1024)"
-      knob :config, "the app's own unicorn config file (relative to the app's folder), read first; the knobs above override it"
+      knob :workers, :whole, min: 0, default: 1, doc: "worker processes (worker_processes)"
+      knob :preload, :boolean, default: false, doc: "preload_app true"
+      knob :backlog, :whole, min: 0, default: 1024, doc: "listen backlog"
+      knob :config, :string,
+           doc: "the app's own unicorn config file (relative to the app's folder), read first; the knobs above override it"
 
       def command(app:, bind:, dir:)
         config_path = File.join(dir, "unicorn.rb")
@@ -24,9 +25,9 @@ module Rackbench
       def config_file(bind)
         listen = bind.unix? ? bind.socket_path : "#{bind.address}:#{bind.port}"
         <<~RUBY
-          worker_processes #{int("workers", 1)}
-          listen #{listen.inspect}, backlog: #{int("backlog", 1024)}
-          preload_app #{config["preload"] ? "true" : "false"}
+          worker_processes #{setting("workers")}
+          listen #{listen.inspect}, backlog: #{setting("backlog")}
+          preload_app #{setting("preload")}
           timeout 120
         RUBY
       end

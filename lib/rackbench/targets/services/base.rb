@@ -14,24 +14,17 @@ module Rackbench
     #   service.commands                     # argv of each process, for provenance
     #   service.stop(supervisor)             # graceful signal, then the group is killed
     #
-    # A subclass sets NAME, declares its keys with `knob`, and implements
+    # A subclass sets NAME, declares its keys with `knob` (Knobs: type,
+    # bounds, default, meaning; read back with #setting), and implements
     # #start (spawning with #launch and waiting with #wait_ready).
     class Base
+      include Knobs
+
       COMMON_KEYS = %w[service bind].freeze
       BINDS = %w[tcp unix].freeze
       DEFAULT_READY_TIMEOUT_S = 30
 
-      class << self
-        attr_reader :knob_docs
-
-        # Declares a key this service takes, its default and its meaning.
-        def knob(name, default, doc)
-          (@knob_docs ||= {})[name.to_s] = [default, doc]
-        end
-
-        def knobs = (knob_docs || {}).keys
-        def service_name = self::NAME
-      end
+      def self.service_name = self::NAME
 
       attr_reader :config, :children
 
@@ -41,6 +34,7 @@ module Rackbench
       end
 
       def name = self.class.service_name
+      def knob_owner = "service #{name}"
 
       def validate!
         unknown = config.keys - COMMON_KEYS - self.class.knobs
@@ -53,17 +47,13 @@ module Rackbench
                 "service #{name}: \"bind\" must be tcp or unix, got #{config["bind"].inspect}"
         end
 
+        validate_settings
         self
       end
 
       def bind = config.fetch("bind", "tcp").to_s
       def unix? = bind == "unix"
       def commands = children.map(&:argv)
-
-      # A knob's value, or its declared default.
-      def setting(key)
-        config.fetch(key.to_s) { self.class.knob_docs.fetch(key.to_s).first }
-      end
 
       def stop_signal = "TERM"
 

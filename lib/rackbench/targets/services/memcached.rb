@@ -17,24 +17,14 @@ module Rackbench
       # before it binds a Unix socket, in a run folder only root may enter: so as
       # root it is told to stay root (it listens on loopback or that socket only).
       RUN_AS = "root"
-      knob :memory_mb, 64, "item memory (MB)"
-      knob :threads, 4, "worker threads"
-      knob :connections, 4096, "simultaneous connections it accepts"
+      knob :memory_mb, :whole, min: 1, default: 64, doc: "item memory (MB)"
+      knob :threads, :whole, min: 1, default: 4, doc: "worker threads"
+      knob :connections, :whole, min: 1, default: 4096, doc: "simultaneous connections it accepts"
 
       def self.executable = Executable.find("memcached")
 
       def self.unavailable_reason
         "memcached is not on PATH (Debian package memcached; bin/setup installs it)" unless executable
-      end
-
-      def validate!
-        super
-        %w[memory_mb threads connections].each do |key|
-          next if setting(key).is_a?(Integer) && setting(key).positive?
-
-          raise ConfigError, "service memcached: #{key.inspect} must be a whole number > 0, got #{setting(key).inspect}"
-        end
-        self
       end
 
       def start(supervisor, dir)

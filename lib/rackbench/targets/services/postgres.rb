@@ -21,8 +21,8 @@ module Rackbench
       ENV_KEY = "RACKBENCH_DATABASE_URL"
       OS_USER = "postgres"
       SEARCH_DIRS = Dir["/usr/lib/postgresql/*/bin"].sort_by { |d| d[%r{/(\d+)/bin}, 1].to_i }.reverse
-      knob :max_connections, 200, "connections the server accepts (each app thread holds one)"
-      knob :settings, {}, "more server settings, passed as -c key=value"
+      knob :max_connections, :whole, min: 1, default: 200, doc: "connections the server accepts (each app thread holds one)"
+      knob :settings, :mapping, default: {}, doc: "more server settings, passed as -c key=value"
 
       # The folder of initdb and postgres: PATH first, then Debian's versioned folders.
       def self.bindir = Executable.folder_with(%w[initdb postgres], also_in: SEARCH_DIRS)
@@ -38,19 +38,6 @@ module Rackbench
         Executable.available?("setpriv") && !Etc.getpwnam(OS_USER).nil?
       rescue ArgumentError
         false
-      end
-
-      def validate!
-        super
-        unless setting(:max_connections).is_a?(Integer) && setting(:max_connections).positive?
-          raise ConfigError, "service postgres: \"max_connections\" must be a whole number > 0"
-        end
-        unless setting(:settings).is_a?(Hash)
-          raise ConfigError,
-                "service postgres: \"settings\" must be a mapping of server settings"
-        end
-
-        self
       end
 
       # Stops with SIGINT: PostgreSQL's fast shutdown (SIGTERM would wait for clients).

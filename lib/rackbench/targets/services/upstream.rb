@@ -16,8 +16,8 @@ module Rackbench
       NAME = "upstream"
       SERVER = File.join(__dir__, "upstream", "server.rb")
       ENV_KEY = "RACKBENCH_UPSTREAM_URL"
-      knob :delay_ms, 50, "delay before each answer, as a remote site would add (ms)"
-      knob :body_bytes, 16_384, "size of the page it answers (bytes)"
+      knob :delay_ms, :number, min: 0, default: 50, doc: "delay before each answer, as a remote site would add (ms)"
+      knob :body_bytes, :number, min: 0, default: 16_384, doc: "size of the page it answers (bytes)"
 
       # The request rate a suite can ask of it at most: every client waiting on
       # one upstream call at a time, each call taking delay_ms.
@@ -27,18 +27,6 @@ module Rackbench
 
         clients = Plan.new(suite).cells.map(&:concurrency).max.to_i
         entries.map { |e| clients * 1000.0 / new(e).setting(:delay_ms).to_f.clamp(1, nil) }.max
-      end
-
-      def validate!
-        super
-        %w[delay_ms body_bytes].each do |key|
-          value = setting(key)
-          unless value.is_a?(Numeric) && value >= 0
-            raise ConfigError,
-                  "service upstream: #{key.inspect} must be a number >= 0, got #{value.inspect}"
-          end
-        end
-        self
       end
 
       attr_reader :target
