@@ -43,7 +43,7 @@ module Rackbench
       @suite = suite
       @doctor = doctor
       @resume = resume
-      @plan = Plan.new(suite)
+      @plan = resume ? resume.plan : Plan.new(suite)
       @store = store
       @supervisor = supervisor
       @listener = listener
@@ -59,7 +59,7 @@ module Rackbench
       raise ConfigError, "engine #{@engine.name}: #{reason}" if reason
 
       @run = if @resume then store.reopen_run(@resume.id)
-             else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h)
+             else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h, plan: plan)
              end
       emit(:run_started, @run, plan)
       @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
@@ -267,14 +267,14 @@ module Rackbench
       group = groups.fetch(key)
       server = server_for(group)
       number = (@deployed[key] += 1)
-      dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(server.label)), "d#{number}")
+      dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(cell.key.config_label)), "d#{number}")
       FileUtils.mkdir_p(dir)
       app = suite.app_path(*group.server_config["app"])
       rackup = suite["explain"] ? Probe::Wrapper.write(app: app, dir: dir) : nil
       deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: app, rackup: rackup,
                                           env: @service_env, cpus: pinning.server_cpus,
                                           ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
-                                          host: @fleet&.server_connection(group.server_config)).start
+                                          host: @fleet&.server_connection(group.server_config), log_root: store.dir).start
       @live[key] = Live.new(key: key, server: server, deployment: deployment, dir: dir, epoch: epoch, number: number,
                             verified: {}, warmed: Set.new, probe_dir: rackup && Probe::Wrapper.probe_dir(dir))
     rescue ServiceError => e
@@ -344,21 +344,15 @@ module Rackbench
       record(cell, "failed", state.repeats, reason: reason, log_tail: log_tail, deployment: deployment)
     end
 
-    # A rate sweep's cell says its offered rate: "puma x0:16 @ 200 req/s".
-    def label_of(server, cell) = cell.rate ? "#{server.label} @ #{format("%g", cell.rate)} req/s" : server.label
-
+    # The cell's row: its key's columns (label rendered from it) and how it went.
     def record(cell, status, repeats, reason: nil, log_tail: nil, deployment: nil)
-      server = server_for(groups.fetch(group_key(cell)))
       deployment ||= @live[group_key(cell)]&.deployment
-      row = {
-        "position" => cell.index, "server" => server.name, "label" => label_of(server, cell),
-        "config" => cell.rate ? cell.server_config.merge("rate" => cell.rate) : cell.server_config,
-        "endpoint" => cell.endpoint["name"], "path" => cell.endpoint["path"], "concurrency" => cell.concurrency,
-        "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
-        "server_version" => deployment&.server_version || server.class.version, "server_command" => deployment&.commands,
-        "engine_command" => repeats.last&.result&.command,
+      row = cell.key.columns.merge(
+        "position" => cell.index, "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
+        "server_version" => deployment&.server_version || Servers.fetch(cell.server_name).version,
+        "server_command" => deployment&.commands, "engine_command" => repeats.last&.result&.command,
         "started_at" => repeats.first&.started_at || Time.now.utc.iso8601(3)
-      }
+      )
       measurement = Measurement.new(row, repeats, precision: policy.precision)
       store.add_cell(@run["id"], row.merge(summary(measurement)))
       emit(:cell_finished, cell, measurement)

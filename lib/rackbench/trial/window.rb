@@ -60,7 +60,7 @@ module Rackbench
 
     def check!(deployment, result)
       if (dead = deployment.dead_child)
-        raise ServiceError.new("#{dead.name} exited during the load (#{dead.status.inspect})", log_tail: dead.log_tail)
+        raise ServiceError.new(deployment.exit_reason(dead).exited("during the load"), log_tail: dead.log_tail)
       end
       return if result.requests.to_i.positive?
 
