@@ -95,4 +95,5 @@ module Rackbench
   autoload :Knob, "rackbench/suite/knob"
   autoload :Knobs, "rackbench/targets/knobs"
   autoload :Doctor, "rackbench/doctor"
+  autoload :Probe, "rackbench/probe"
 end

@@ -8,7 +8,8 @@ module Rackbench
     #   arrivals: open loop: "uniform" (evenly spaced) or "poisson" (random, seeded by seed); nil: the
     #             engine's own (uniform)
     Load = Struct.new(:target, :concurrency, :threads, :duration_s, :warmup_s, :requests,
-                      :timeout_s, :rate, :keepalive, :traffic, :arrivals, :seed, keyword_init: true) do
+                      :timeout_s, :rate, :keepalive, :traffic, :arrivals, :seed, :request_start,
+                      keyword_init: true) do
       def initialize(**)
         super
         self.threads ||= 1

@@ -61,6 +61,7 @@ module Rackbench
         argv += ["--arrivals", load.arrivals, "--seed", load.seed.to_s] if load.rate && load.arrivals
         argv += ["--header", "Connection: close"] unless load.keepalive
         argv << "--allow-remote" if remote?(load.target)
+        argv << "--request-start" if load.request_start
         argv += load.traffic.engine_args if load.traffic
         argv << load.target.url
       end
