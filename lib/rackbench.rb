@@ -52,8 +52,11 @@ module Rackbench
   autoload :Supervisor, "rackbench/system/supervisor"
   autoload :Sampler, "rackbench/system/sampler"
   autoload :Readiness, "rackbench/trial/readiness"
+  autoload :AppError, "rackbench/trial/app_error"
+  autoload :ExitReason, "rackbench/trial/exit_reason"
   autoload :Suite, "rackbench/suite"
   autoload :Plan, "rackbench/suite/plan"
+  autoload :CellKey, "rackbench/suite/cell_key"
   autoload :Runner, "rackbench/trial/runner"
   autoload :Store, "rackbench/store"
   autoload :Environment, "rackbench/system/environment"
@@ -91,4 +94,5 @@ module Rackbench
   autoload :Knob, "rackbench/suite/knob"
   autoload :Knobs, "rackbench/targets/knobs"
   autoload :Doctor, "rackbench/doctor"
+  autoload :Probe, "rackbench/probe"
 end

@@ -46,6 +46,7 @@ typedef struct config {
     size_t expect_body_len;
     int json;
     int allow_remote;
+    int request_start;          /* --request-start: stamp each request with X-Request-Start */
     int head_request;           /* method is HEAD: responses carry no body */
     /* the serialized requests, one per path */
     char **requests;

@@ -57,6 +57,7 @@ static const char main_usage[] =
     "      --weight N         the current endpoint's weight in the mix (default 1)\n"
     "      --json             print the result as JSON\n"
     "      --allow-remote     allow targets other than loopback and unix sockets\n"
+    "      --request-start    stamp each request 'X-Request-Start: t=<microseconds since the epoch>' as it is sent\n"
     "  -h, --help             this text\n"
     "  -v, --version          the version\n";
 
@@ -158,6 +159,7 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         {"weight", required_argument, NULL, 'w'},
         {"json", no_argument, NULL, 'J'},
         {"allow-remote", no_argument, NULL, 'A'},
+        {"request-start", no_argument, NULL, 'Q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'v'},
         {NULL, 0, NULL, 0},
@@ -241,6 +243,7 @@ static void main_parse(config_t *cfg, int argc, char **argv)
             break;
         case 'J': cfg->json = 1; break;
         case 'A': cfg->allow_remote = 1; break;
+        case 'Q': cfg->request_start = 1; break;
         case 'h': fputs(main_usage, stdout); exit(0);
         case 'v': printf("rackbench-load %s\n", MAIN_VERSION); exit(0);
         case ':': main_die("option %s needs a value (see --help)", argv[optind - 1]);

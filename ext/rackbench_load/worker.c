@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "worker.h"
+#include "request.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -63,6 +64,8 @@ typedef struct conn {
     size_t req_len;
     int endpoint;          /* the mix endpoint of the request in flight */
     size_t req_off;
+    char *stamped;         /* --request-start: this request with its X-Request-Start */
+    size_t stamped_cap;
     http_parser_t parser;
 } conn_t;
 
@@ -213,6 +216,27 @@ static int worker_record(worker_t *w, conn_t *c, uint64_t now)
 static void conn_connect(conn_t *c, uint64_t now);
 static void conn_send(conn_t *c, uint64_t now);
 
+/* --request-start: the request as issued, stamped with the wall clock now (a resend keeps its stamp). */
+static void conn_stamp(conn_t *c)
+{
+    size_t need = c->req_len + REQUEST_STAMP_BYTES;
+    if (c->stamped_cap < need) {
+        char *grown = realloc(c->stamped, need);
+        if (!grown)
+            return; /* out of memory: this request goes unstamped */
+        c->stamped = grown;
+        c->stamped_cap = need;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t epoch_us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+    size_t len = request_stamp(c->stamped, c->stamped_cap, c->req, c->req_len, epoch_us);
+    if (len) {
+        c->req = c->stamped;
+        c->req_len = len;
+    }
+}
+
 static void conn_issue(conn_t *c, uint64_t start_ns)
 {
     worker_t *w = c->w;
@@ -228,6 +252,8 @@ static void conn_issue(conn_t *c, uint64_t start_ns)
         c->req = cfg->requests[i];
         c->req_len = cfg->request_lens[i];
     }
+    if (cfg->request_start)
+        conn_stamp(c);
     c->req_off = 0;
     c->start_ns = start_ns;
     c->has_request = 1;
@@ -608,6 +634,7 @@ static void *worker_main(void *arg)
     for (size_t i = 0; i < w->conn_count; i++) {
         conn_close(&w->conns[i]);
         http_parser_free(&w->conns[i].parser);
+        free(w->conns[i].stamped);
     }
     return NULL;
 }

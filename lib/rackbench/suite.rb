@@ -88,7 +88,8 @@ module Rackbench
       key("drain_path", :string, doc: "the path the drain probes"),
       key("smoke", :mapping, default: {}, doc: "what --smoke overrides"),
       key("scale", :mapping, default: {}, doc: "what --scale overrides"),
-      key("article", :mapping, default: {}, doc: "the article's claims")
+      key("article", :mapping, default: {}, doc: "the article's claims"),
+      key("explain", :boolean, default: false, doc: "split latency into queue, app and GC (the probe; engine: native)")
     ].to_h.freeze
     REQUIRED = %w[endpoints servers].freeze
 
@@ -339,6 +340,10 @@ module Rackbench
 
     def validate_engine
       engine = Engines.fetch(@data["engine"] || KEYS["engine"].default)
+      if @data["explain"] && engine::NAME != "native"
+        raise error(["explain"], "needs engine: native (it stamps each request's X-Request-Start)")
+      end
+
       sweeps = @data.key?("rates") || Array(@data["endpoints"]).any? { |e| e.is_a?(Hash) && e.key?("rates") }
       return unless sweeps && engine::NAME != "native"
 

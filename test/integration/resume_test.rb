@@ -57,12 +57,30 @@ module Rackbench
       assert_equal(%w[ok ok ok], after.map { |c| c["status"] })
     end
 
+    # A run stopped by what it needed (here a setup command that fails once)
+    # failed, with that reason; once the cause is gone, it resumes.
+    def test_a_failed_run_keeps_its_reason_and_resumes_to_a_finished_run
+      marker = File.join(tmpdir, "setup-failed-once")
+      setup = "test -e '#{marker}' || { touch '#{marker}'; exit 1; }"
+      status, _out, err = run_cli("run", "--results", tmpdir, write_suite("duration_s" => 0.3, "setup" => [setup]))
+      assert_equal 4, status, err
+      run, = stored
+      assert_equal "failed", run["status"]
+      assert_match(/setup command .* failed/, run["reason"])
+
+      status, out, err = run_cli("run", "--resume", "--results", tmpdir)
+      assert_equal 0, status, "#{out}\n#{err}"
+      run, cells, = stored
+      assert_equal ["finished", nil], run.values_at("status", "reason")
+      assert_equal(%w[ok], cells.map { |c| c["status"] })
+    end
+
     def test_a_finished_run_is_not_resumed
       status, _out, err = run_cli("run", "--results", tmpdir, write_suite("duration_s" => 0.3))
       assert_equal 0, status, err
       status, _out, err = run_cli("run", "--resume", "--results", tmpdir)
       assert_equal 2, status
-      assert_match(/run \d+ is finished: only an interrupted run can be resumed/, err)
+      assert_match(/run \d+ is finished: only a failed or interrupted run can be resumed/, err)
       status, _out, err = run_cli("run", "--resume", "--results", tmpdir, "--duration", "2")
       assert_equal 2, status
       assert_match "--resume continues a run with its stored suite and settings", err

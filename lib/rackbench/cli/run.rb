@@ -65,7 +65,7 @@ module Rackbench
 
       private
 
-      # --resume: the interrupted run's own suite and settings (nothing else may be given).
+      # --resume: the failed or interrupted run's own suite and settings (nothing else may be given).
       def resumed_suite
         unless @argv.empty? && @overrides.empty?
           raise ConfigError, "--resume continues a run with its stored suite and settings: give no suite or setting"
@@ -120,7 +120,7 @@ module Rackbench
       def run_options(opts)
         opts.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
         opts.on("--clean", "first end processes left running by a rackbench that is gone") { @clean = true }
-        opts.on("--resume [RUN]", "continue an interrupted run (default: the latest) with its stored settings and " \
+        opts.on("--resume [RUN]", "continue a failed or interrupted run (default: the latest) with its stored settings and " \
                                   "order; finished cells are kept") do |id|
           @resume = true
           @resume_id = id

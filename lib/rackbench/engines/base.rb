@@ -6,7 +6,7 @@ module Rackbench
     #   warmup_s: load applied before measuring, never counted
     #   rate:     requests per second over all connections (open loop); nil = closed loop
     Load = Struct.new(:target, :concurrency, :threads, :duration_s, :warmup_s, :requests,
-                      :timeout_s, :rate, :keepalive, :traffic, keyword_init: true) do
+                      :timeout_s, :rate, :keepalive, :traffic, :request_start, keyword_init: true) do
       def initialize(**)
         super
         self.threads ||= 1

@@ -57,6 +57,7 @@ module Rackbench
         argv += ["--rate", load.rate.to_s] if load.rate
         argv += ["--header", "Connection: close"] unless load.keepalive
         argv << "--allow-remote" if remote?(load.target)
+        argv << "--request-start" if load.request_start
         argv += load.traffic.engine_args if load.traffic
         argv << load.target.url
       end

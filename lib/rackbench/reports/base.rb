@@ -77,7 +77,8 @@ module Rackbench
         if pin["server_cpus"]
           pinned = "server on CPU #{pin["server_cpus"].join(",")}, load on CPU #{pin["client_cpus"].join(",")}"
         end
-        ["Run #{run["id"]}: suite #{run["suite"]} (#{run["status"]}, #{run["started_at"]})",
+        status = [run["status"], run["reason"]].compact.join(": ")
+        ["Run #{run["id"]}: suite #{run["suite"]} (#{status}, #{run["started_at"]})",
          "Machine: #{m["cpu_model"]}, #{m["cores"]} cores, Linux #{m["kernel"]}, #{m["ruby"]}",
          "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}",
          *app_bundle_lines(m["app_bundles"]),
@@ -163,7 +164,7 @@ module Rackbench
       def verdicts
         return [] if run.dig("settings", "tune") # a tune run's cells are probes of one config at several rates
 
-        cells.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency, m.dig("config", "rate")] }
+        cells.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency, m.offered_rate_per_s] }
              .filter_map do |(endpoint, concurrency, rate), list|
           next if list.size < 2
 

@@ -1,17 +1,19 @@
 # frozen_string_literal: true
 
 module Rackbench
-  # `rackbench run --resume [RUN]`: an interrupted run (status interrupted,
-  # or running when the rackbench that ran it is gone, e.g. after kill -9)
+  # `rackbench run --resume [RUN]`: a run that did not finish (failed, say a
+  # service that could not start; interrupted by a signal; or running when
+  # the rackbench that ran it is gone, e.g. after kill -9)
   # continued with its stored settings, seed and order. Finished cells are
   # kept as they are, so are the repeats of unfinished cells; the Runner
   # measures only what is missing and the run ends as one run.
   #
   #   resume = Resume.new(store, run_id)   # run_id nil: the latest run
   #   resume.suite                         # the Suite as the run had it
+  #   resume.plan                          # the cells it planned, as the store kept them
   #   Runner.new(resume.suite, store: store, resume: resume).run
   class Resume
-    RESUMABLE = %w[interrupted running].freeze
+    RESUMABLE = %w[failed interrupted running].freeze
 
     attr_reader :run
 
@@ -30,6 +32,19 @@ module Rackbench
       Suite.new(data.to_yaml, path: run["suite_path"] || "(run #{id})")
     end
 
+    # The run's cells as it stored them when it was created: never planned
+    # again, so a rackbench whose planning changed meanwhile measures the
+    # same cells.
+    def plan
+      rows = @store.planned_cells(id)
+      if rows.empty?
+        raise ConfigError, "run #{id} was stored by a rackbench that did not keep its planned cells: " \
+                           "it cannot be resumed; run its suite again"
+      end
+
+      Plan.stored(suite, rows)
+    end
+
     # Fills the Runner's cell states ({position => CellState}) with what the
     # run measured: cells already recorded (ok or failed) are done, the
     # others keep their repeats and the load time they took.
@@ -46,7 +61,7 @@ module Rackbench
 
     def check_resumable!
       unless RESUMABLE.include?(run["status"])
-        raise ConfigError, "run #{id} is #{run["status"]}: only an interrupted run can be resumed"
+        raise ConfigError, "run #{id} is #{run["status"]}: only a failed or interrupted run can be resumed"
       end
 
       pid = run.dig("machine", "rackbench_pid")
