@@ -32,7 +32,8 @@ module Rackbench
     SHORT_WARMUP_S = 0.25 # later windows on a warm deployment: reconnect only
 
     CellState = Struct.new(:cell, :repeats, :load_s, :done, keyword_init: true)
-    Live = Struct.new(:key, :server, :deployment, :dir, :epoch, :number, :verified, :warmed, :drain, keyword_init: true)
+    Live = Struct.new(:key, :server, :deployment, :dir, :epoch, :number, :verified, :warmed, :drain, :probe_dir,
+                      keyword_init: true)
 
     attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
@@ -200,7 +201,8 @@ module Rackbench
       warm_up(load, live, cell_dir) if first
       neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.deployment.pids }
       repeat = @window.measure(live.deployment, load, dir: cell_dir, drain: live.drain, service_pids: service_pids,
-                                                      neighbours: neighbours, log_name: "#{@engine.name}-r#{n}.out")
+                                                      neighbours: neighbours, log_name: "#{@engine.name}-r#{n}.out",
+                                                      probe_dir: live.probe_dir)
       live.warmed << cell.index
       repeat.index = n
       repeat.deployment = live.number
@@ -227,7 +229,16 @@ module Rackbench
       Engines::Load.new(target: target, concurrency: cell.concurrency, threads: suite["client_threads"],
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
-                        rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic)
+                        rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
+                        request_start: suite["explain"], arrivals: arrivals(cell))
+    end
+
+    # Open loop's arrivals: the suite's, or (auto) Poisson in a rate sweep.
+    def arrivals(cell)
+      chosen = suite["arrivals"]
+      return chosen unless chosen.nil? || chosen == "auto"
+
+      cell.rate ? "poisson" : "uniform"
     end
 
     # An engine that cannot cut the warm-up from its own run gets a separate
@@ -267,12 +278,14 @@ module Rackbench
       dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(cell.key.config_label)), "d#{number}")
       FileUtils.mkdir_p(dir)
       setup_server(key, server, File.join(File.dirname(dir), "setup"))
-      deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path(*group.server_config["app"]),
+      app = suite.app_path(*group.server_config["app"])
+      rackup = suite["explain"] ? Probe::Wrapper.write(app: app, dir: dir) : nil
+      deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: app, rackup: rackup,
                                           env: @service_env, cpus: pinning.server_cpus,
                                           ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
                                           host: @fleet&.server_connection(group.server_config), log_root: store.dir).start
       @live[key] = Live.new(key: key, server: server, deployment: deployment, dir: dir, epoch: epoch, number: number,
-                            verified: {}, warmed: Set.new)
+                            verified: {}, warmed: Set.new, probe_dir: rackup && Probe::Wrapper.probe_dir(dir))
     rescue ServiceError => e
       group.cells.each { |c| fail_cell(c, e.message, e.log_tail) }
       nil
