@@ -230,7 +230,15 @@ module Rackbench
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
                         rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
-                        request_start: suite["explain"])
+                        request_start: suite["explain"], arrivals: arrivals(cell))
+    end
+
+    # Open loop's arrivals: the suite's, or (auto) Poisson in a rate sweep.
+    def arrivals(cell)
+      chosen = suite["arrivals"]
+      return chosen unless chosen.nil? || chosen == "auto"
+
+      cell.rate ? "poisson" : "uniform"
     end
 
     # An engine that cannot cut the warm-up from its own run gets a separate
