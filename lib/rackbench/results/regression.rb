@@ -85,7 +85,9 @@ module Rackbench
       [1 / interval.high, 1 / interval.low, 1 / interval.estimate]
     end
 
-    def key(measurement) = [measurement.config, measurement.endpoint, measurement.concurrency]
+    # The endpoint by its name (its path unless the suite names it), so a
+    # suite can change what an endpoint does and still be compared.
+    def key(measurement) = [measurement.config, measurement.endpoint, measurement.concurrency, measurement.offered_rate_per_s]
 
     def outcome(before, now, comparison)
       return [:not_compared, "not in the new run"] unless now

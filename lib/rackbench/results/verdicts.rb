@@ -42,7 +42,7 @@ module Rackbench
     def blocks
       return [] if @tune # a tune run's cells are probes of one config at several rates
 
-      @measurements.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency, m.dig("config", "rate")] }
+      @measurements.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency, m.offered_rate_per_s] }
                    .select { |_, list| list.size >= 2 }
     end
 
