@@ -101,7 +101,8 @@ module Rackbench
 
     def lines(precision: 0.05)
       c = components
-      out = ["A/A: #{a.label.sub(/\AA: /, "")} twice, #{c["starts"]} starts side by side x #{format("%g", c["windows_per_start"])} windows each"]
+      out = ["A/A: #{a.label.sub(/\AA: /, "")} twice, #{c["starts"]} starts side by side x " \
+             "#{format("%g", c["windows_per_start"])} windows each"]
       out << "spread of throughput: between windows of a start #{pct(c["within_start_cv"])}, " \
              "between starts of a config #{pct(c["own_start_cv"])}, drift shared by configs started together " \
              "#{pct(c["common_start_cv"])}"
