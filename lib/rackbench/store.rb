@@ -46,15 +46,32 @@ module Rackbench
 
     def schema_version = @db[:schema_info].get(:version)
 
-    def create_run(suite:, settings:, machine:, pinning:)
+    # plan: the Plan whose cells the run measures, stored with it (resume
+    # and reports read them back: #planned_cells); nil for a tune run, whose
+    # cells are found as it goes.
+    def create_run(suite:, settings:, machine:, pinning:, plan: nil)
       suite_yaml = File.exist?(suite.path.to_s) ? File.read(suite.path) : nil
-      id = @db[:runs].insert(suite: suite.name, suite_path: suite.path, suite_yaml: suite_yaml,
-                             settings_json: settings.to_json, machine_json: machine.to_json,
-                             pinning_json: pinning.to_json, dir: "", status: "running", started_at: now)
+      id = @db.transaction do
+        id = @db[:runs].insert(suite: suite.name, suite_path: suite.path, suite_yaml: suite_yaml,
+                               settings_json: settings.to_json, machine_json: machine.to_json,
+                               pinning_json: pinning.to_json, dir: "", status: "running", started_at: now)
+        @db[:planned_cells].multi_insert(plan.cells.map { |cell| planned_row(id, cell) }) if plan
+        id
+      end
       run_dir = File.join(dir, "runs", id.to_s)
       FileUtils.mkdir_p(run_dir)
       @db[:runs].where(id: id).update(dir: run_dir)
       run(id)
+    end
+
+    # The cells the run planned, in plan order: rows with the CellKey's
+    # columns, "position" and "endpoint_entry" (the suite's endpoint entry).
+    def planned_cells(run_id)
+      rows(@db[:planned_cells].where(run_id: run_id).order(:position)).map do |r|
+        r["config"] = JSON.parse(r.delete("config_json"))
+        r["endpoint_entry"] = JSON.parse(r.delete("endpoint_json"))
+        r
+      end
     end
 
     # Adds keys to a run's settings (a tune run's answer, once it is decided).
@@ -127,7 +144,8 @@ module Rackbench
       cells = cells(run["id"])
       done = cells.map { |c| c["position"] }
       partial = by_position.keys - done
-      rows = cells + partial.map { |position| incomplete_row(run, position, by_position[position]) }
+      planned = partial.empty? ? {} : planned_cells(run["id"]).to_h { |c| [c["position"], c] }
+      rows = cells + partial.map { |position| incomplete_row(planned, position, by_position[position]) }
       rows.sort_by { |r| r["position"] }.map do |row|
         stored = by_position[row["position"]]
         stored ? Measurement.new(row, stored, precision: precision) : Measurement.from_row(row, precision: precision)
@@ -172,6 +190,7 @@ module Rackbench
           @db[:samples].multi_insert(source[:samples].fetch(cell[:id], []).map { |r| r.merge(cell_id: cell_id) })
         end
         @db[:repeats].multi_insert(source[:repeats].map { |r| r.merge(run_id: id) })
+        @db[:planned_cells].multi_insert(source[:planned_cells].map { |r| r.merge(run_id: id) })
         run(id)
       end
     end
@@ -183,6 +202,7 @@ module Rackbench
       id = run(run_id)["id"]
       cells = @db[:cells].where(run_id: id).order(:position).all
       { run: @db[:runs].where(id: id).first, cells: cells, repeats: @db[:repeats].where(run_id: id).all,
+        planned_cells: @db[:planned_cells].where(run_id: id).all,
         samples: @db[:samples].where(cell_id: cells.map { |c| c[:id] }).order(:t_s).all.group_by { |r| r[:cell_id] } }
     end
 
@@ -191,18 +211,18 @@ module Rackbench
 
     private
 
-    # What is known of a cell the run did not finish: from its plan position.
-    def incomplete_row(run, position, repeats)
-      settings = run["settings"].except("scaled", "overrides")
-      cell = Plan.new(Suite.new(settings.to_yaml, path: run["suite_path"].to_s)).cells[position - 1]
-      server = cell && Servers.fetch(cell.server_name).new(cell.server_config)
-      { "position" => position, "label" => server&.label || "cell #{position}", "server" => server&.name,
-        "config" => cell&.server_config, "endpoint" => cell&.endpoint&.dig("name"), "path" => cell&.endpoint&.dig("path"),
-        "concurrency" => cell&.concurrency, "status" => "incomplete",
-        "reason" => "the run stopped after #{repeats.size} repeat(s) of this cell" }
-    rescue Error, Psych::Exception
-      { "position" => position, "label" => "cell #{position}", "status" => "incomplete",
-        "reason" => "the run stopped after #{repeats.size} repeat(s) of this cell" }
+    # What is known of a cell the run did not finish: its planned key (a run
+    # stored before planned cells were kept: its position only).
+    def incomplete_row(planned, position, repeats)
+      known = planned[position]&.slice(*CellKey.members.map(&:to_s), "label") || { "label" => "cell #{position}" }
+      known.merge("position" => position, "status" => "incomplete",
+                  "reason" => "the run stopped after #{repeats.size} repeat(s) of this cell")
+    end
+
+    def planned_row(run_id, cell)
+      columns = cell.key.columns
+      columns.merge("run_id" => run_id, "position" => cell.index, "config_json" => columns.delete("config").to_json,
+                    "endpoint_json" => cell.endpoint.to_json).transform_keys(&:to_sym)
     end
 
     def decode_run(row)

@@ -114,7 +114,10 @@ module Rackbench
       r = load_json(url, "-c", 3, "-d", "1s", "--timeout", "300ms")
       assert_equal 0, r["requests"]
       assert_operator r["errors"]["timeout"], :>=, 3, "each connection timed out at least once"
-      assert_equal r["errors"]["timeout"], r["latency_censored"]
+      window = r["window_requests"]
+      assert_equal window["censored"], r["latency_censored"]
+      assert_operator window["timeout"], :>=, r["errors"]["timeout"], "the window's requests also time out in its grace"
+      assert_equal window["total"], window["timeout"] + window["in_flight"], "none answered: each timed out or still waits"
       assert(r["warnings"].any? { |w| w.include?("censored") })
       # A safety net ten times the 1 s run, not a measure: waiting on the server would never end.
       assert_operator r["elapsed_s"], :<, 10, "the run ended without the server's help"

@@ -14,8 +14,8 @@ module Rackbench
       status, out, err = run_cli("run", path, "--results", tmpdir)
       assert_equal 0, status, "#{out}\n#{err}"
       store = Store.new(tmpdir)
-      light, heavy = store.measurements(store.run["id"]).sort_by { |m| m.dig("config", "rate") }
-      assert_equal([20, 320], [light, heavy].map { |m| m.dig("config", "rate") })
+      light, heavy = store.measurements(store.run["id"]).sort_by(&:offered_rate_per_s)
+      assert_equal [20, 320], [light, heavy].map(&:offered_rate_per_s)
       assert_equal ["puma x0:4 @ 20 req/s", "puma x0:4 @ 320 req/s"], [light.label, heavy.label]
       # Bounds the server's shape sets, whatever else the machine runs: the
       # open loop never sends ahead of its schedule, 4 threads of 50 ms serve

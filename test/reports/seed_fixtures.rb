@@ -3,18 +3,19 @@
 module Rackbench
   # Stored-looking runs and measurements for the report tests, written by hand
   # so each figure is known. A cell gets `repeats` repeats whose req/s are
-  # `rps` times the given factors (default: a ±1 % spread around rps).
+  # `rps` times the given factors (default: a ±1 % spread around rps);
+  # key: more of the CellKey's columns ("config_label", "offered_rate_per_s").
   module SeedFixtures
     SPREAD = [0.99, 1.0, 1.01].freeze
 
     def cell(label, config, endpoint: "hello", concurrency: 10, rps: 100.0, mean_ms: 10.0, errors: 0, requests: 1000,
              status: "ok", reason: nil, max_ms: 50.0, series: [], histogram: nil, cpu_percent: 90.0, pss_mb: 50,
-             spread: SPREAD, rejected: 0)
+             spread: SPREAD, rejected: 0, key: {})
       row = {
         "label" => label, "server" => config["server"], "config" => config, "endpoint" => endpoint, "path" => "/#{endpoint}",
         "concurrency" => concurrency, "engine" => "native", "status" => status, "reason" => reason,
         "engine_command" => ["rackbench-load", "-c", concurrency.to_s]
-      }
+      }.merge(key)
       repeats = if status == "ok"
                   spread.each_with_index.map do |f, i|
                     repeat(i + 1, rps * f, requests, errors, mean_ms, max_ms, series, histogram, cpu_percent, pss_mb,

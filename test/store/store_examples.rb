@@ -89,6 +89,25 @@ module Rackbench
       assert_equal second["id"], @store.run["id"], "the latest run is the default"
     end
 
+    def test_a_run_stores_the_cells_it_planned_when_it_is_created
+      plan = Plan.new(@suite)
+      run = @store.create_run(suite: @suite, settings: @suite.data, machine: {}, pinning: {}, plan: plan)
+      stored = Plan.stored(@suite, @store.planned_cells(run["id"]))
+      assert_equal plan.cells.map(&:key), stored.cells.map(&:key)
+      assert_equal plan.cells.map(&:endpoint), stored.cells.map(&:endpoint), "the endpoint entry as the suite had it"
+      assert_equal plan.groups.map(&:server_config), stored.groups.map(&:server_config)
+    end
+
+    def test_an_unfinished_cell_shows_the_key_it_was_planned_with
+      plan = Plan.new(@suite)
+      run = @store.create_run(suite: @suite, settings: @suite.data, machine: {}, pinning: {}, plan: plan)
+      @store.add_repeat(run["id"], 2, repeat(1, 100.0))
+      unfinished = @store.measurements(run["id"]).first
+      assert_equal "incomplete", unfinished.status
+      assert_equal [plan.cells[1].label, "/hello", 8, 1], [unfinished.label, unfinished.path, unfinished.concurrency,
+                                                           unfinished.variant]
+    end
+
     def test_an_unknown_run_is_a_clear_error
       error = assert_raises(ConfigError) { @store.run(99) }
       assert_match "no run 99 in #{@store.path}", error.message

@@ -33,6 +33,28 @@ module Rackbench
       store.close
     end
 
+    def test_a_rate_sweep_stored_before_cell_keys_gets_its_rate_and_config_label_as_columns
+      legacy = File.join(tmpdir, "legacy")
+      db = Sequel.sqlite(File.join(FileUtils.mkdir_p(legacy).first, Store::FILE))
+      Sequel::Migrator.run(db, File.dirname(Store::MIGRATIONS.first), target: 3)
+      run_id = db[:runs].insert(suite: "old", settings_json: "{}", machine_json: "{}", dir: "", status: "finished",
+                                started_at: "2025-01-01T00:00:00Z")
+      [[{ "server" => "puma", "threads" => 4, "rate" => 200 }, "puma x0:4 @ 200 req/s"],
+       [{ "server" => "webrick" }, "webrick"]].each_with_index do |(config, label), i|
+        db[:cells].insert(run_id: run_id, position: i + 1, server: config["server"], label: label,
+                          config_json: config.to_json, endpoint: "/hello", path: "/hello", concurrency: 4, engine: "native",
+                          status: "failed", started_at: "2025-01-01T00:00:00Z")
+      end
+      db.disconnect
+
+      store = Store.new(legacy)
+      swept, plain = store.cells(run_id)
+      assert_equal [200.0, "puma x0:4", { "server" => "puma", "threads" => 4 }],
+                   [swept["offered_rate_per_s"], swept["config_label"], swept["config"]]
+      assert_equal [nil, "webrick"], [plain["offered_rate_per_s"], plain["config_label"]]
+      store.close
+    end
+
     def test_a_postgres_url_names_no_folder_and_hides_its_password
       location = Store::Location.new("postgres://bench:secret@db.example/results")
       assert location.postgres?

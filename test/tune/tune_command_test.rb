@@ -18,7 +18,7 @@ module Rackbench
       store = Store.new(tmpdir)
       probes = store.measurements(store.run["id"])
       assert_operator probes.size, :>=, 4, "growth, bisection and confirmations are all stored"
-      assert(probes.all? { |m| m.config["rate"] }, "each probe records its offered rate")
+      assert(probes.all?(&:offered_rate_per_s), "each probe records its offered rate")
       assert_the_reports_show_the_answer(store.run["id"], out[/^puma x0:1: sustains .*$/])
       assert_nothing_left
     ensure

@@ -75,7 +75,7 @@ module Rackbench
       def key_of(figure, key)
         case key
         when "app" then figure.cell.dig("config", "app") || settings["app"]
-        when "rate" then figure.cell.dig("config", "rate")
+        when "rate" then figure.cell["offered_rate_per_s"]
         else figure.cell[key]
         end
       end

@@ -50,7 +50,7 @@ module Rackbench
 
       def bars
         @bars ||= cell_groups.filter_map do |title, list, endpoint_list|
-          next if list.any? { |m| m.dig("config", "rate") } # a rate sweep's level: its knee chart says more
+          next if list.any?(&:offered_rate_per_s) # a rate sweep's level: its knee chart says more
 
           fit([RankedBars.new(title, list, labels).chart]).first if concurrencies(endpoint_list).size == 1
         end
@@ -72,7 +72,7 @@ module Rackbench
       def memory = @memory ||= fit(Memory.new(@measurements, labels).charts)
 
       # A rate sweep's latency against offered rate, per endpoint and concurrency.
-      def rate_sweeps = @rate_sweeps ||= fit(RateSweep.new(@measurements, labels).charts)
+      def rate_sweeps = @rate_sweeps ||= fit(RateSweep.new(@measurements).charts)
 
       # The seed article's own chart kinds, but those the page already draws:
       # the timelines (cell groups) and req/s bars (RankedBars, with CIs).

@@ -8,11 +8,11 @@ module Rackbench
     # endpoint and concurrency: p50 and p99 per config (p99 solid, p50
     # dashed), log y, each point a measured rate. Created by Page.
     #
-    #   RateSweep.new(measurements, labels).charts  # => [] without a sweep
+    #   RateSweep.new(measurements).charts  # => [] without a sweep
     class RateSweep
-      def initialize(measurements, labels)
+      def initialize(measurements)
         @curves = Reports::RateSweep.new(measurements).curves
-        @labels = labels.map { |l| Reports::RateSweep.config_label(Struct.new(:label).new(l)) }.uniq
+        @labels = measurements.select(&:ok?).map(&:config_label).uniq
       end
 
       def charts

@@ -37,8 +37,8 @@ module Rackbench
       # whether it met the SLO.
       def probes
         @measurements.filter_map do |m|
-          rate = m["config"]&.dig("rate") or next
-          { "config" => m.label.sub(/ @ .*\z/, ""), "offered_per_s" => rate, "achieved_per_s" => m.requests_per_s.round(1),
+          rate = m.offered_rate_per_s or next
+          { "config" => m.config_label, "offered_per_s" => rate, "achieved_per_s" => m.requests_per_s.round(1),
             "latency_ms" => m.latency_ms(percentile)&.round(2), "met" => met?(m) }
         end
       end
@@ -124,7 +124,7 @@ module Rackbench
       end
 
       def variant(config)
-        on = Rackbench::Tune::Space::SWITCHES.keys.select { |k| config[k] }
+        on = Rackbench::Tune::Space.switches.select { |k| config[k] }
         on.empty? ? "plain" : on.join("+")
       end
 

@@ -21,7 +21,7 @@ module Rackbench
 
       def repeat_finished(cell, repeat)
         @repeats += 1
-        @out.puts format("  %-28s %-16s c=%-4d #%-2d d%d %10.1f req/s", label(cell), cell.endpoint["name"],
+        @out.puts format("  %-28s %-16s c=%-4d #%-2d d%d %10.1f req/s", cell.label, cell.endpoint["name"],
                          cell.concurrency, repeat.index, repeat.deployment.to_i, repeat.requests_per_s)
       end
 
@@ -35,7 +35,7 @@ module Rackbench
                   else
                     "FAILED: #{measurement.reason.to_s.lines.first&.strip}"
                   end
-        @out.puts "[#{@done}/#{@plan.size}] #{label(cell)} #{cell.endpoint["name"]} c=#{cell.concurrency}: #{figures}  " \
+        @out.puts "[#{@done}/#{@plan.size}] #{cell.label} #{cell.endpoint["name"]} c=#{cell.concurrency}: #{figures}  " \
                   "(#{elapsed})"
       end
 
@@ -50,11 +50,6 @@ module Rackbench
 
         "#{settings["min_repeats"]}+ repeats each until ±#{(settings["precision"].to_f * 100).round(1)} % " \
           "(at most #{settings["max_repeats"]} or #{settings["max_cell_s"]} s of load)"
-      end
-
-      def label(cell)
-        @labels ||= {}
-        @labels[cell.server_config] ||= Rackbench::Servers.fetch(cell.server_name).new(cell.server_config).label
       end
 
       def elapsed

@@ -28,15 +28,22 @@ module Rackbench
         @out.puts(failures.zero? ? "verify: every endpoint answered as expected" : "verify: #{failures} wrong answer(s)")
         failures.zero? ? 0 : 1
       rescue ServiceError => e
-        @err.puts "rackbench verify: #{e.message}"
-        @err.puts e.log_tail.to_s.gsub(/^/, "  | ") if e.log_tail && !e.log_tail.empty?
-        1
+        failed(e, dir)
       ensure
         supervisor&.stop_all
         FileUtils.rm_rf(dir) if dir && !@keep
       end
 
       private
+
+      # Says why, and keeps the folder: the log the message points to stays.
+      def failed(error, dir)
+        @err.puts "rackbench verify: #{error.message}"
+        @err.puts error.log_tail.to_s.gsub(/^/, "  | ") if error.log_tail && !error.log_tail.empty?
+        @err.puts "rackbench verify: logs kept in #{dir}" if dir && !@keep
+        @keep ||= dir
+        1
+      end
 
       def parse
         OptionParser.new do |o|
@@ -66,7 +73,8 @@ module Rackbench
       # Prints one app's checks; returns how many answers were wrong.
       def verify(app, supervisor, root, env)
         dir = FileUtils.mkdir_p(File.join(root, File.basename(app, ".ru"))).first
-        verification = Apps::Verification.new(app, supervisor: supervisor, dir: dir, env: env, server: server_config)
+        verification = Apps::Verification.new(app, supervisor: supervisor, dir: dir, env: env, server: server_config,
+                                                   log_root: root)
         @out.puts verification.label
         checks = verification.run { |check| @out.puts line(check) }
         checks.count { |c| !c.ok? }

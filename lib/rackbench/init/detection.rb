@@ -12,8 +12,6 @@ module Rackbench
     #   d.servers     # ["puma", "unicorn"]
     #   d.notes       # ["routes with parameters left out: /items/:id, ..."]
     class Detection
-      # Ruby app servers rackbench drives, in the order a starter suite lists them.
-      SERVERS = %w[puma unicorn pitchfork falcon thin iodine agoo webrick].freeze
       ROUTES_TIMEOUT_S = 120
       RAILS_ROUTE = %r{\A\s*(?:\S+\s+)?GET\s+(/\S*?)(?:\(\.:format\))?\s+\S+#\S+}
 
@@ -40,8 +38,11 @@ module Rackbench
                        end
       end
 
+      # The servers whose adapters offer themselves to a starter suite
+      # (Servers::Base.starter), in their order, that the app's Gemfile.lock has.
       def servers
-        found = SERVERS.select { |s| gems.key?(s) }
+        found = Servers.all.select(&:starter_rank).sort_by(&:starter_rank)
+                       .select { |adapter| gems.key?(adapter.gem_name) }.map(&:server_name)
         if bundle && found.empty?
           @notes << "no app server in the Gemfile.lock: add one (`bundle add puma`) to benchmark under the app's bundle"
         end

@@ -141,7 +141,7 @@ module Rackbench
         found = servers
         if found.empty?
           return ["servers:   # no server in the Gemfile.lock: `bundle add puma`, then list it here",
-                  "  - {server: puma, threads: 5}", ""]
+                  "  - #{starter_config("puma")}", ""]
         end
 
         lines = ["# The servers in the app's Gemfile.lock (`rackbench servers` lists their knobs):", "servers:"]
@@ -149,9 +149,9 @@ module Rackbench
         lines + [""]
       end
 
+      # "{server: puma, threads: 5}": the entry the server's adapter starts with.
       def starter_config(server)
-        { "puma" => "{server: puma, threads: 5}", "unicorn" => "{server: unicorn, workers: 2}",
-          "pitchfork" => "{server: pitchfork, workers: 2}" }.fetch(server, "{server: #{server}}")
+        "{#{Servers.fetch(server).starter_entry.map { |key, value| "#{key}: #{value}" }.join(", ")}}"
       end
     end
   end

@@ -164,7 +164,7 @@ module Rackbench
       def verdicts
         return [] if run.dig("settings", "tune") # a tune run's cells are probes of one config at several rates
 
-        cells.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency, m.dig("config", "rate")] }
+        cells.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency, m.offered_rate_per_s] }
              .filter_map do |(endpoint, concurrency, rate), list|
           next if list.size < 2
 

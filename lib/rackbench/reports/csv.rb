@@ -16,7 +16,7 @@ module Rackbench
       def render
         Grid.new(KEYS, cells.map do |m|
           row = m.ok? ? row(m).merge("latency_p99_ms" => m.latency_ms(99)&.round(2)) : failed_row(m)
-          row = row.merge("endpoint" => m.endpoint, "offered_rate_per_s" => m.dig("config", "rate"))
+          row = row.merge("endpoint" => m.endpoint, "offered_rate_per_s" => m.offered_rate_per_s)
           KEYS.map { |k| row[k] }
         end).csv
       end

@@ -95,7 +95,10 @@ module Rackbench
     end
 
     %w[label server config endpoint path concurrency position engine status reason log_tail server_version
-       server_command].each { |key| define_method(key) { cell[key] } }
+       server_command offered_rate_per_s variant].each { |key| define_method(key) { cell[key] } }
+
+    # The config's label without the offered rate (a row stored without a key: its label).
+    def config_label = cell["config_label"] || label
 
     # The stored cell row's fields by name (what reports group and label by).
     def [](key) = cell[key]

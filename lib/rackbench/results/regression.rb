@@ -56,7 +56,7 @@ module Rackbench
 
     # The endpoint by its name (its path unless the suite names it), so a
     # suite can change what an endpoint does and still be compared.
-    def key(measurement) = [measurement.config, measurement.endpoint, measurement.concurrency]
+    def key(measurement) = [measurement.config, measurement.endpoint, measurement.concurrency, measurement.offered_rate_per_s]
 
     def outcome(comparison)
       return :not_compared unless comparison.measured?

@@ -15,30 +15,33 @@ module Rackbench
     CLIENTS = "clients"
 
     # rate: the offered open-loop rate of a rate sweep's level (suite or
-    # endpoint rates:), else nil.
-    Cell = Struct.new(:index, :server_index, :server_config, :endpoint, :concurrency, :rate, keyword_init: true) do
+    # endpoint rates:), else nil. key: the cell's CellKey (its identity as
+    # stored; its label).
+    Cell = Struct.new(:index, :server_index, :server_config, :endpoint, :concurrency, :rate, :key, keyword_init: true) do
       def server_name = server_config["server"]
       def level = [concurrency, rate]
+      def label = key.label
     end
 
     Group = Struct.new(:server_index, :server_config, :cells, keyword_init: true)
 
     attr_reader :suite, :cells
 
-    def initialize(suite)
+    # cells: the cells as a run stored them (see .stored); else the suite's, planned.
+    def initialize(suite, cells: nil)
       @suite = suite
-      @cells = []
-      suite.server_configs.each_with_index do |config, si|
-        endpoints_for(config).each do |endpoint|
-          levels = endpoint["concurrency"] || suite["concurrency"]
-          levels &= config["concurrency"] if config["concurrency"]
-          rates = endpoint["rates"] || suite["rates"] || [nil]
-          levels.product(rates).each do |c, rate|
-            @cells << Cell.new(index: @cells.size + 1, server_index: si, server_config: self.class.for_clients(config, c),
-                               endpoint: endpoint, concurrency: c, rate: rate)
-          end
-        end
+      @cells = cells || plan_cells
+    end
+
+    # The plan a run stored when it was created (Store#planned_cells), as it
+    # was: a resumed run measures these cells, never a plan made again.
+    def self.stored(suite, rows)
+      cells = rows.map do |row|
+        key = CellKey.from_row(row)
+        Cell.new(index: row["position"], server_index: key.variant - 1, server_config: key.config,
+                 endpoint: row["endpoint_entry"], concurrency: key.concurrency, rate: key.offered_rate_per_s, key: key)
       end
+      new(suite, cells: cells)
     end
 
     # The entry with every "clients" knob replaced by the concurrency c.
@@ -64,6 +67,34 @@ module Rackbench
     def load_seconds
       per_cell = (suite["duration_s"] || 0) + suite["warmup_s"]
       per_cell * size
+    end
+
+    private
+
+    def plan_cells
+      cells = []
+      suite.server_configs.each_with_index do |config, si|
+        endpoints_for(config).each do |endpoint|
+          levels = endpoint["concurrency"] || suite["concurrency"]
+          levels &= config["concurrency"] if config["concurrency"]
+          rates = endpoint["rates"] || suite["rates"] || [nil]
+          levels.product(rates).each { |c, rate| cells << cell(cells.size + 1, si, config, endpoint, [c, rate]) }
+        end
+      end
+      cells
+    end
+
+    # A cell at level [concurrency, rate] and its key; each config's label
+    # rendered once by its adapter.
+    def cell(index, server_index, entry, endpoint, level)
+      concurrency, rate = level
+      config = self.class.for_clients(entry, concurrency)
+      @labels ||= {}
+      label = (@labels[config] ||= Servers.fetch(config["server"]).new(config).label)
+      key = CellKey.build(config, endpoint: endpoint, concurrency: concurrency, offered_rate_per_s: rate,
+                                  variant: server_index + 1, config_label: label)
+      Cell.new(index: index, server_index: server_index, server_config: config, endpoint: endpoint,
+               concurrency: concurrency, rate: rate, key: key)
     end
   end
 end

@@ -20,9 +20,14 @@ module Rackbench
     attr_reader :server, :proxy, :children, :bind, :backends
 
     # host: the Hosts::Connection of the host it runs on, or nil for this machine.
+    # rackup: a config.ru served in the app's place (Probe::Wrapper): it
+    # replaces the app's path in the server's argv; everything else (folder,
+    # bundle, the server's own config) stays the app's.
     def initialize(server, supervisor:, dir:, app:, env: {}, cpus: nil, ready_timeout_s: Readiness::DEFAULT_TIMEOUT_S,
-                   ready_path: nil, host: nil)
+                   ready_path: nil, host: nil, log_root: nil, rackup: nil)
       @host = host
+      @log_root = log_root
+      @rackup = rackup
       @server = server
       @supervisor = supervisor
       @dir = dir
@@ -43,7 +48,9 @@ module Rackbench
     # the proxy in front of them (4 thin instances took 8.8 s one after another).
     def start
       started = Array.new(instances) { |i| start_instance(i) }
-      started.each { |child, bind| Readiness.wait(ready_target(bind), child: child, timeout_s: @ready_timeout_s) }
+      started.each do |child, bind|
+        Readiness.wait(ready_target(bind), child: child, timeout_s: @ready_timeout_s, app_dir: app_dir, log_root: @log_root)
+      end
       @backends = started.map(&:last)
       @bind = proxy ? start_proxy(@backends) : @backends.first
       self
@@ -53,6 +60,11 @@ module Rackbench
     end
 
     def alive? = children.all?(&:alive?)
+
+    # Why child stopped serving, with the app's own error and its log's path
+    # relative to the results folder (log_root).
+    def exit_reason(child) = ExitReason.new(child, app_dir: app_dir, log_root: @log_root)
+    def app_dir = File.dirname(File.expand_path(@app))
     def dead_child = children.find { |c| !c.alive? }
     # Roots of what the Sampler measures: each child, and the processes an
     # adapter knows it started outside its tree (Passenger's watchdog).
@@ -91,6 +103,7 @@ module Rackbench
       bind = server.bind(dir)
       bind = Servers::Base::Bind.new(port: bind.port, host: @host.host.address) if @host
       argv = server.command(app: @app, bind: bind, dir: dir)
+      argv = argv.map { |a| a == @app ? @rackup : a } if @rackup
       env = server.env.merge(@env)
       env = @bundle.env.merge(env) if @bundle
       env = server.yjit_env(env)
@@ -109,7 +122,7 @@ module Rackbench
       bind = proxy.bind(@dir)
       argv = proxy.command(bind: bind, backends: backends, dir: @dir)
       child = spawn(argv, "proxy #{proxy.label}", File.join(@dir, "proxy.log"), {}, @dir)
-      Readiness.wait(bind.target, child: child, timeout_s: @ready_timeout_s)
+      Readiness.wait(bind.target, child: child, timeout_s: @ready_timeout_s, log_root: @log_root)
       bind
     end
 

@@ -80,24 +80,25 @@ module Rackbench
       length ? body.bytesize >= length.to_i : body.end_with?("0\r\n\r\n")
     end
 
-    # Waits until target answers any HTTP status. Raises ServiceError with the
-    # log tail if the child exits first or the deadline passes.
-    def wait(target, child: nil, timeout_s: DEFAULT_TIMEOUT_S)
+    # Waits until target answers any HTTP status. Raises ServiceError, its
+    # message an ExitReason (the app's own error, the log's path relative to
+    # log_root), if the child exits first or the deadline passes.
+    def wait(target, child: nil, timeout_s: DEFAULT_TIMEOUT_S, app_dir: nil, log_root: nil)
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
       last_error = nil
+      reason = child && ExitReason.new(child, app_dir: app_dir, log_root: log_root)
       loop do
-        if child && !child.alive?
-          raise ServiceError.new("#{child.name} exited before it was ready (#{child.status.inspect})",
-                                 log_tail: child.log_tail)
-        end
+        raise ServiceError.new(reason.exited("before it was ready"), log_tail: child.log_tail) if child && !child.alive?
+
         begin
           return get(target, timeout_s: 2)
         rescue SystemCallError, IOError, SocketError => e
           last_error = e
         end
         if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-          raise ServiceError.new("#{child&.name || target} not ready after #{timeout_s}s " \
-                                 "(last: #{last_error&.message})", log_tail: child&.log_tail)
+          raise ServiceError.new(reason.not_ready(timeout_s, last_error&.message), log_tail: child.log_tail) if reason
+
+          raise ServiceError, "#{target} not ready after #{timeout_s}s (last: #{last_error&.message})"
         end
         sleep POLL_INTERVAL_S
       end

@@ -10,6 +10,7 @@ module Rackbench
   #
   #   resume = Resume.new(store, run_id)   # run_id nil: the latest run
   #   resume.suite                         # the Suite as the run had it
+  #   resume.plan                          # the cells it planned, as the store kept them
   #   Runner.new(resume.suite, store: store, resume: resume).run
   class Resume
     RESUMABLE = %w[failed interrupted running].freeze
@@ -29,6 +30,19 @@ module Rackbench
     def suite
       data = run["settings"].slice(*Suite::KEYS.keys)
       Suite.new(data.to_yaml, path: run["suite_path"] || "(run #{id})")
+    end
+
+    # The run's cells as it stored them when it was created: never planned
+    # again, so a rackbench whose planning changed meanwhile measures the
+    # same cells.
+    def plan
+      rows = @store.planned_cells(id)
+      if rows.empty?
+        raise ConfigError, "run #{id} was stored by a rackbench that did not keep its planned cells: " \
+                           "it cannot be resumed; run its suite again"
+      end
+
+      Plan.stored(suite, rows)
     end
 
     # Fills the Runner's cell states ({position => CellState}) with what the

@@ -32,7 +32,8 @@ module Rackbench
     SHORT_WARMUP_S = 0.25 # later windows on a warm deployment: reconnect only
 
     CellState = Struct.new(:cell, :repeats, :load_s, :done, keyword_init: true)
-    Live = Struct.new(:key, :server, :deployment, :dir, :epoch, :number, :verified, :warmed, :drain, keyword_init: true)
+    Live = Struct.new(:key, :server, :deployment, :dir, :epoch, :number, :verified, :warmed, :drain, :probe_dir,
+                      keyword_init: true)
 
     attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
@@ -42,7 +43,7 @@ module Rackbench
       @suite = suite
       @doctor = doctor
       @resume = resume
-      @plan = Plan.new(suite)
+      @plan = resume ? resume.plan : Plan.new(suite)
       @store = store
       @supervisor = supervisor
       @listener = listener
@@ -58,7 +59,7 @@ module Rackbench
       raise ConfigError, "engine #{@engine.name}: #{reason}" if reason
 
       @run = if @resume then store.reopen_run(@resume.id)
-             else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h)
+             else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h, plan: plan)
              end
       emit(:run_started, @run, plan)
       @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
@@ -200,7 +201,8 @@ module Rackbench
       warm_up(load, live, cell_dir) if first
       neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.deployment.pids }
       repeat = @window.measure(live.deployment, load, dir: cell_dir, drain: live.drain, service_pids: service_pids,
-                                                      neighbours: neighbours, log_name: "#{@engine.name}-r#{n}.out")
+                                                      neighbours: neighbours, log_name: "#{@engine.name}-r#{n}.out",
+                                                      probe_dir: live.probe_dir)
       live.warmed << cell.index
       repeat.index = n
       repeat.deployment = live.number
@@ -227,7 +229,16 @@ module Rackbench
       Engines::Load.new(target: target, concurrency: cell.concurrency, threads: suite["client_threads"],
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
-                        rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic)
+                        rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
+                        request_start: suite["explain"], arrivals: arrivals(cell))
+    end
+
+    # Open loop's arrivals: the suite's, or (auto) Poisson in a rate sweep.
+    def arrivals(cell)
+      chosen = suite["arrivals"]
+      return chosen unless chosen.nil? || chosen == "auto"
+
+      cell.rate ? "poisson" : "uniform"
     end
 
     # An engine that cannot cut the warm-up from its own run gets a separate
@@ -264,14 +275,16 @@ module Rackbench
       group = groups.fetch(key)
       server = server_for(group)
       number = (@deployed[key] += 1)
-      dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(server.label)), "d#{number}")
+      dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(cell.key.config_label)), "d#{number}")
       FileUtils.mkdir_p(dir)
-      deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: suite.app_path(*group.server_config["app"]),
+      app = suite.app_path(*group.server_config["app"])
+      rackup = suite["explain"] ? Probe::Wrapper.write(app: app, dir: dir) : nil
+      deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: app, rackup: rackup,
                                           env: @service_env, cpus: pinning.server_cpus,
                                           ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
-                                          host: @fleet&.server_connection(group.server_config)).start
+                                          host: @fleet&.server_connection(group.server_config), log_root: store.dir).start
       @live[key] = Live.new(key: key, server: server, deployment: deployment, dir: dir, epoch: epoch, number: number,
-                            verified: {}, warmed: Set.new)
+                            verified: {}, warmed: Set.new, probe_dir: rackup && Probe::Wrapper.probe_dir(dir))
     rescue ServiceError => e
       group.cells.each { |c| fail_cell(c, e.message, e.log_tail) }
       nil
@@ -339,21 +352,15 @@ module Rackbench
       record(cell, "failed", state.repeats, reason: reason, log_tail: log_tail, deployment: deployment)
     end
 
-    # A rate sweep's cell says its offered rate: "puma x0:16 @ 200 req/s".
-    def label_of(server, cell) = cell.rate ? "#{server.label} @ #{format("%g", cell.rate)} req/s" : server.label
-
+    # The cell's row: its key's columns (label rendered from it) and how it went.
     def record(cell, status, repeats, reason: nil, log_tail: nil, deployment: nil)
-      server = server_for(groups.fetch(group_key(cell)))
       deployment ||= @live[group_key(cell)]&.deployment
-      row = {
-        "position" => cell.index, "server" => server.name, "label" => label_of(server, cell),
-        "config" => cell.rate ? cell.server_config.merge("rate" => cell.rate) : cell.server_config,
-        "endpoint" => cell.endpoint["name"], "path" => cell.endpoint["path"], "concurrency" => cell.concurrency,
-        "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
-        "server_version" => deployment&.server_version || server.class.version, "server_command" => deployment&.commands,
-        "engine_command" => repeats.last&.result&.command,
+      row = cell.key.columns.merge(
+        "position" => cell.index, "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
+        "server_version" => deployment&.server_version || Servers.fetch(cell.server_name).version,
+        "server_command" => deployment&.commands, "engine_command" => repeats.last&.result&.command,
         "started_at" => repeats.first&.started_at || Time.now.utc.iso8601(3)
-      }
+      )
       measurement = Measurement.new(row, repeats, precision: policy.precision)
       store.add_cell(@run["id"], row.merge(summary(measurement)))
       emit(:cell_finished, cell, measurement)

@@ -9,7 +9,8 @@ module Rackbench
     # untried neighbours of the best, while the --budget lasts; or --grid: all
     # of them), deploy it, check the endpoint, find its Knee under the SLO,
     # record every probe, stop it. Every probe is a cell of a stored run
-    # (label "CONFIG @ RATE req/s", one repeat), so `rackbench report` renders
+    # (its CellKey: the config, the offered rate, the config's turn as its
+    # variant; one repeat), so `rackbench report` renders
     # them; the answer is an Answer. Created by CLI::Tune.
     class Tuner
       Outcome = Struct.new(:config, :label, :knee, :pss_bytes, :cpu_percent, :error, keyword_init: true) do
@@ -124,7 +125,7 @@ module Rackbench
         dir = File.join(@run["dir"], format("%02d-%s", @outcomes.size + 1, server.label.gsub(/[^a-z0-9]+/i, "-")))
         FileUtils.mkdir_p(dir)
         deployment = Deployment.new(server, supervisor: @supervisor, dir: dir, app: app_path, env: Apps.default_env(dir),
-                                            cpus: @pinning.server_cpus).start
+                                            cpus: @pinning.server_cpus, log_root: @store.dir).start
         target = deployment.target(@traffic.path)
         @traffic.requests.each { |request| check(deployment.target(request.path), request.path) }
         drain = Drain.new(deployment, path: @traffic.path, timeout_s: 30).calibrate
@@ -163,7 +164,8 @@ module Rackbench
       def probe(server, deployment, target, drain, dir)
         lambda do |rate|
           load = Engines::Load.new(target: target, concurrency: connections(rate), duration_s: PROBE_S,
-                                   warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10, traffic: @traffic)
+                                   warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10, traffic: @traffic,
+                                   arrivals: "poisson", seed: @position + 1)
           repeat = @window.measure(deployment, load, dir: dir, drain: drain, log_name: "probe-#{@position + 1}.out")
           record(server, rate, load, repeat)
           repeat
@@ -182,12 +184,12 @@ module Rackbench
         @position += 1
         repeat.index = 1
         repeat.deployment = 1
-        row = { "position" => @position, "server" => server.name, "label" => "#{server.label} @ #{rate} req/s",
-                "config" => server.config.merge("rate" => rate), "endpoint" => @name, "path" => @traffic.path,
-                "concurrency" => load.concurrency, "engine" => @engine.name, "status" => "ok",
-                "server_version" => server.class.version, "engine_command" => repeat.result.command,
-                "started_at" => repeat.started_at, "requests_per_s" => repeat.requests_per_s,
-                "requests" => repeat.result.requests, "errors" => repeat.result.error_count }
+        key = CellKey.build(server.config, endpoint: { "name" => @name, "path" => @traffic.path }, concurrency: load.concurrency,
+                                           offered_rate_per_s: rate, variant: @outcomes.size + 1, config_label: server.label)
+        row = key.columns.merge("position" => @position, "engine" => @engine.name, "status" => "ok",
+                                "server_version" => server.class.version, "engine_command" => repeat.result.command,
+                                "started_at" => repeat.started_at, "requests_per_s" => repeat.requests_per_s,
+                                "requests" => repeat.result.requests, "errors" => repeat.result.error_count)
         @store.add_repeat(@run_id, @position, repeat)
         @store.add_cell(@run_id, row)
       end

@@ -14,8 +14,9 @@ module Rackbench
       RUN = { "id" => 3, "suite" => "rates", "status" => "finished", "machine" => {}, "settings" => {} }.freeze
 
       def at_rate(server, rate, rps:, p99_ms:)
-        cell("#{server} @ #{rate} req/s", { "server" => "puma", "rate" => rate }, endpoint: "/sleep/50", concurrency: 32,
-                                                                                  rps: rps, max_ms: p99_ms / 0.9)
+        key = { "config_label" => server, "offered_rate_per_s" => rate }
+        cell("#{server} @ #{rate} req/s", { "server" => "puma" }, endpoint: "/sleep/50", concurrency: 32, rps: rps,
+                                                                  max_ms: p99_ms / 0.9, key: key)
       end
 
       # Out of order, two configs, and a cell of no sweep.

@@ -70,6 +70,20 @@ module Rackbench
       assert_nothing_left
     end
 
+    def test_an_app_that_raises_at_boot_is_named_at_its_line_and_its_log_is_kept
+      app_dir = FileUtils.mkdir_p(File.join(tmpdir, "shop")).first
+      File.write(File.join(app_dir, "boot.rb"), "raise ArgumentError, 'no secret_key in config/settings.yml'\n")
+      File.write(File.join(app_dir, "config.ru"), "require_relative 'boot'\nrun ->(_env) { [200, {}, []] }\n")
+      status, _, err = run_cli("verify", File.join(app_dir, "config.ru"))
+      assert_equal 1, status
+      assert_includes err, "puma x0:4 exited before it was ready (exit 1): boot.rb:1: no secret_key in config/settings.yml " \
+                           "(ArgumentError); log: config/server.log"
+      kept = err[/logs kept in (\S+)$/, 1]
+      assert kept && File.file?(File.join(kept, "config", "server.log")), err
+      FileUtils.rm_rf(kept)
+      assert_nothing_left
+    end
+
     def test_an_unknown_app_is_a_clear_error
       status, _, err = run_cli("verify", "django")
       assert_equal 2, status

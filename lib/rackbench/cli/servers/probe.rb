@@ -112,11 +112,15 @@ module Rackbench
           end
         end
 
-        # The error and the last meaningful line its process logged.
+        # The error and the last meaningful line its process logged, unless the
+        # error (an ExitReason) has it already; without the log's path, as the
+        # probe's folder is removed.
         def reason(error)
+          message = error.message.sub(/; log: \S+\z/, "")
           tail = error.respond_to?(:log_tail) ? error.log_tail.to_s.lines.map(&:strip).reject(&:empty?) : []
           cause = tail.reverse.find { |l| l.match?(/error|exception|cannot|denied|refused|unrecognized/i) } || tail.last
-          [error.message, cause].compact.uniq.join(": ")[0, 400]
+          cause = nil if cause && message.include?(cause)
+          [message, cause].compact.join(": ")[0, 400]
         end
       end
     end

@@ -16,6 +16,9 @@ module Rackbench
         config = measurement["config"]
         return measurement["label"] unless config.is_a?(Hash) && config["server"] && !config["label"]
 
+        rate = measurement["offered_rate_per_s"]
+        config = config.merge("rate" => rate) if rate # a rate sweep's level, last, as its knobs say it
+
         [[config["server"], processes(config)].compact.join(", "), *knobs(config), proxy(config["proxy"]), app(config)]
           .compact.join(", ")
       end

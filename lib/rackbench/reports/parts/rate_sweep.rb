@@ -16,15 +16,15 @@ module Rackbench
       HEADERS = ["offered req/s", "achieved req/s [95% CI]", "p50 ms", "p90 ms", "p99 ms [95% CI]", "errors n/tot"].freeze
 
       def initialize(measurements)
-        @measurements = measurements.select { |m| m.dig("config", "rate") }
+        @measurements = measurements.select(&:offered_rate_per_s)
       end
 
       def any? = !@measurements.empty?
 
       def curves
-        @measurements.group_by { |m| [config_label(m), m.endpoint, m.concurrency] }.map do |(config, endpoint, concurrency), list|
+        @measurements.group_by { |m| [m.config_label, m.endpoint, m.concurrency] }.map do |(config, endpoint, concurrency), list|
           { "config" => config, "endpoint" => endpoint, "concurrency" => concurrency,
-            "rows" => list.sort_by { |m| m.dig("config", "rate") }.map { |m| row(m) } }
+            "rows" => list.sort_by(&:offered_rate_per_s).map { |m| row(m) } }
         end
       end
 
@@ -43,16 +43,11 @@ module Rackbench
         end
       end
 
-      # The server's label without the rate: "puma x0:16 @ 200 req/s" is "puma x0:16".
-      def self.config_label(measurement) = measurement.label.sub(%r{ @ [\d.]+ req/s\z}, "")
-
       private
-
-      def config_label(measurement) = self.class.config_label(measurement)
 
       def row(measurement)
         ok = measurement.ok?
-        { "offered_per_s" => measurement.dig("config", "rate"), "ok" => ok,
+        { "offered_per_s" => measurement.offered_rate_per_s, "ok" => ok,
           "achieved_per_s" => ok ? measurement.requests_per_s : nil, "achieved_ci" => ok ? measurement.requests_per_s_ci : nil,
           "p50_ms" => ok ? measurement.latency_ms(50) : nil, "p90_ms" => ok ? measurement.latency_ms(90) : nil,
           "p99_ms" => ok ? measurement.latency_ms(99) : nil, "p99_ci" => ok ? measurement.latency_ci_ms(99) : nil,

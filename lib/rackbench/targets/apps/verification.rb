@@ -23,7 +23,9 @@ module Rackbench
       attr_reader :app_path, :deployment_commands
 
       # app: a bundled app's name, or a path to a config.ru that serves the same endpoints.
-      def initialize(app, supervisor:, dir:, env: {}, server: DEFAULT_SERVER, timeout_s: 30)
+      # log_root: the folder a failed start's log path is shown relative to.
+      def initialize(app, supervisor:, dir:, env: {}, server: DEFAULT_SERVER, timeout_s: 30, log_root: nil)
+        @log_root = log_root
         @app_path = Apps.bundled?(app) ? Apps.path(app) : File.expand_path(app)
         unless File.file?(@app_path)
           raise ConfigError,
@@ -42,7 +44,7 @@ module Rackbench
       # Checks every endpoint in the catalogue's order, yielding each Check as it is made.
       def run
         deployment = Deployment.new(@server, supervisor: @supervisor, dir: @dir, app: app_path, env: @env,
-                                             ready_timeout_s: @timeout_s).start
+                                             ready_timeout_s: @timeout_s, log_root: @log_root).start
         @deployment_commands = deployment.commands
         Apps.endpoints.map do |endpoint|
           check = check(endpoint, deployment)

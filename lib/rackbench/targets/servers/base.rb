@@ -18,7 +18,11 @@ module Rackbench
     # A subclass sets NAME, GEM (the gem whose version it reports), declares
     # the config keys it takes besides COMMON_KEYS with `knob` (Knobs: type,
     # bounds, default, meaning; read back with #setting), and implements
-    # #command.
+    # #command. What other commands need to know of it is declared here too,
+    # so that adding a server is adding its file:
+    #
+    #   tunes({ "workers" => [1, 2, 4] }, fixed: { "model" => "hybrid" })  # what `rackbench tune` tries
+    #   starter 2, "workers" => 2    # `rackbench init` lists it second when the app's Gemfile.lock has GEM
     class Base
       include Knobs
 
@@ -44,6 +48,30 @@ module Rackbench
         # Servers run by this Ruby can turn YJIT on (JRuby's cannot).
         def supports_yjit? = true
         def yjit_available? = defined?(RubyVM::YJIT) ? true : false
+
+        # The configs `rackbench tune` tries (Tune::Space): knob => values,
+        # and knobs held fixed meanwhile. Its boolean knobs are what --vary
+        # turns on and off.
+        def tunes(space, fixed: {})
+          @tune_space = space.freeze
+          @tune_fixed = fixed.freeze
+        end
+
+        attr_reader :tune_space, :starter_rank
+
+        def tune_fixed = @tune_fixed || {}
+
+        # Whether tune may try config (puma's preload and fork_worker need cluster mode).
+        def tunable?(_config) = true
+
+        # `rackbench init` lists this server, at rank, when the app's
+        # Gemfile.lock has its gem, with these knobs.
+        def starter(rank, knobs = {})
+          @starter_rank = rank
+          @starter_knobs = knobs.freeze
+        end
+
+        def starter_entry = { "server" => server_name }.merge(@starter_knobs || {})
 
         def server_name = self::NAME
         def gem_name = self::GEM

@@ -11,10 +11,12 @@ module Rackbench
     class Pitchfork < Base
       NAME = "pitchfork"
       GEM = "pitchfork"
-      knob :workers, :whole, min: 0, default: 1, doc: "worker processes (worker_processes)"
+      knob :workers, :whole, min: 1, default: 1, doc: "worker processes (worker_processes)"
       knob :refork_after, :list, items: :whole, min: 1,
                                  doc: "requests after which a worker is promoted to mold, per generation (default off)"
       knob :backlog, :whole, min: 0, default: 1024, doc: "listen backlog"
+      tunes({ "workers" => [1, 2, 4, 8] })
+      starter 3, "workers" => 2
 
       def command(app:, bind:, dir:)
         config_path = File.join(dir, "pitchfork.rb")

@@ -75,11 +75,9 @@ module Rackbench
       def wait_ready(child, timeout_s: DEFAULT_READY_TIMEOUT_S)
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
         last_error = nil
+        reason = ExitReason.new(child, name: name)
         loop do
-          unless child.alive?
-            raise ServiceError.new("#{name} exited before it was ready (#{child.status.inspect})",
-                                   log_tail: child.log_tail)
-          end
+          raise ServiceError.new(reason.exited("before it was ready"), log_tail: child.log_tail) unless child.alive?
 
           begin
             return if yield
@@ -87,9 +85,9 @@ module Rackbench
             last_error = e
           end
           if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-            raise ServiceError.new("#{name} not ready after #{timeout_s}s (last: #{last_error&.message || "no answer"})",
-                                   log_tail: child.log_tail)
+            raise ServiceError.new(reason.not_ready(timeout_s, last_error&.message), log_tail: child.log_tail)
           end
+
           sleep 0.05
         end
       end

@@ -1,0 +1,41 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # A Resume continues a run with the cells the run stored when it was
+  # created: it never plans them again.
+  class ResumeUnitTest < Minitest::Test
+    def setup
+      @store = Store.new(tmpdir)
+    end
+
+    def teardown
+      @store.close
+      super
+    end
+
+    def interrupted_run(suite, plan)
+      run = @store.create_run(suite: suite, settings: suite.data, machine: {}, pinning: {}, plan: plan)
+      @store.finish_run(run["id"], "interrupted")
+      run
+    end
+
+    def test_the_plan_is_the_one_stored_with_the_run_not_one_made_again
+      suite = Suite.load(write_suite("concurrency" => [2]))
+      planned_then = Plan.new(Suite.load(write_suite({ "concurrency" => [2, 4] }, "then.yml")))
+      run = interrupted_run(suite, planned_then)
+      plan = Resume.new(@store, run["id"]).plan
+      assert_equal [2, 4], plan.cells.map(&:concurrency), "the stored cells, though the settings would plan one"
+      assert_equal planned_then.cells.map(&:key), plan.cells.map(&:key)
+    end
+
+    def test_a_run_stored_without_its_plan_cannot_be_resumed_and_says_why
+      suite = Suite.load(write_suite)
+      run = interrupted_run(suite, nil)
+      error = assert_raises(ConfigError) { Resume.new(@store, run["id"]).plan }
+      assert_equal "run #{run["id"]} was stored by a rackbench that did not keep its planned cells: " \
+                   "it cannot be resumed; run its suite again", error.message
+    end
+  end
+end
