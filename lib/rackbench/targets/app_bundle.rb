@@ -97,10 +97,13 @@ module Rackbench
       text.scan(/^ {4}([A-Za-z0-9_.-]+) \(([^)]+)\)$/).to_h { |name, version| [name, version.sub(/-[a-z].*\z/, "")] }
     end
 
+    # Bundler's executable, run by this Ruby. Outside a bundle, Debian's
+    # bundler has no bin path in RubyGems (Gem.bin_path answers nil): the
+    # `bundle` on PATH is the same Ruby script.
     def bundle_exe
-      Gem.bin_path("bundler", "bundle")
+      Gem.bin_path("bundler", "bundle") || Executable.find("bundle") || "bundle"
     rescue Gem::Exception
-      "bundle"
+      Executable.find("bundle") || "bundle"
     end
   end
 end
