@@ -49,6 +49,7 @@ module Rackbench
   autoload :Target, "rackbench/targets/target"
   autoload :SocketPath, "rackbench/system/socket_path"
   autoload :Result, "rackbench/results/result"
+  autoload :WindowRequests, "rackbench/results/window_requests"
   autoload :Supervisor, "rackbench/system/supervisor"
   autoload :Sampler, "rackbench/system/sampler"
   autoload :Readiness, "rackbench/trial/readiness"

@@ -62,6 +62,9 @@ module Rackbench
       # A rate sweep: each offered open-loop rate (req/s) a level of every cell
       # (Plan), at each concurrency, which sets the connections available.
       key("rates", :list, doc: "offered open-loop rates, each a level of every cell"),
+      key("arrivals", :one_of, values: %w[auto uniform poisson],
+                               doc: "open loop's arrivals: evenly spaced, or random (Poisson, seeded); " \
+                                    "auto: poisson in a rate sweep, uniform at a fixed rate"),
       key("engine", :string, default: "native", doc: "the load engine: native, wrk or ab"),
       key("client_threads", :whole, min: 1, max: 256, default: 1, doc: "load generator threads (rackbench-load's limit: 256)"),
       key("keepalive", :boolean, default: true, doc: "keep connections open between requests"),

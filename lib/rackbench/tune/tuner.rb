@@ -164,7 +164,8 @@ module Rackbench
       def probe(server, deployment, target, drain, dir)
         lambda do |rate|
           load = Engines::Load.new(target: target, concurrency: connections(rate), duration_s: PROBE_S,
-                                   warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10, traffic: @traffic)
+                                   warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10, traffic: @traffic,
+                                   arrivals: "poisson", seed: @position + 1)
           repeat = @window.measure(deployment, load, dir: dir, drain: drain, log_name: "probe-#{@position + 1}.out")
           record(server, rate, load, repeat)
           repeat

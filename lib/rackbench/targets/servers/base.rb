@@ -26,8 +26,9 @@ module Rackbench
     class Base
       include Knobs
 
-      # app, endpoints and concurrency shape the plan (see Plan), not the server.
-      COMMON_KEYS = %w[server label bind port instances proxy app endpoints concurrency host yjit].freeze
+      # app, endpoints and concurrency shape the plan (see Plan), not the
+      # server; env and setup are the entry's own needs (#entry_env, #setup).
+      COMMON_KEYS = %w[server label bind port instances proxy app endpoints concurrency host yjit env setup].freeze
 
       # Where a server listens: a loopback TCP port or a Unix socket path; on
       # a suite's host (Hosts), that host's address (host).
@@ -98,6 +99,19 @@ module Rackbench
         end
 
         def supports_unix? = true
+
+        # Whether the server starts from its gem's executable under the app's
+        # bundle (Deployment: `bundle exec`); a JVM's, a vendored one or a
+        # command runs as it is here.
+        def runs_in_app_bundle? = !gem_name.nil?
+
+        # Why this server cannot run for an app with bundle (an AppBundle, or
+        # nil): asked of the app's bundle when the server runs in it.
+        def unavailable_reason_in(bundle)
+          return unavailable_reason unless bundle && runs_in_app_bundle?
+
+          bundle.installed.unavailable_reason(gem_name)
+        end
       end
 
       attr_reader :config
@@ -131,12 +145,32 @@ module Rackbench
         end
 
         validate_settings
+        validate_needs
         validate_proxy
         validate_yjit
         raise ConfigError, "server #{name} cannot listen on a Unix socket (bind: unix)" if unix? && !self.class.supports_unix?
 
         self
       end
+
+      # env: scalar values; setup: commands (strings).
+      def validate_needs
+        env = config.fetch("env", {})
+        unless env.is_a?(Hash) && env.values.none? { |v| v.nil? || v.is_a?(Enumerable) }
+          raise ConfigError, "server #{name}: \"env\" must map names to strings or numbers, like {MAX_THREADS: 5}, " \
+                             "got #{env.inspect}"
+        end
+        setup = config.fetch("setup", [])
+        return if setup.is_a?(Array) && setup.all? { |c| c.is_a?(String) && !c.strip.empty? }
+
+        raise ConfigError, "server #{name}: \"setup\" must be a list of commands, got #{setup.inspect}"
+      end
+
+      # The entry's own environment, merged over the suite's (env: {THREADS: 4}).
+      def entry_env = config.fetch("env", {}).to_h { |k, v| [k.to_s, v.to_s] }
+
+      # Commands run once, in the app's folder, before this entry's first start.
+      def setup = config.fetch("setup", [])
 
       def validate_proxy
         return unless config["proxy"]
