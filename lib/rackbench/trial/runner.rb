@@ -118,9 +118,15 @@ module Rackbench
     def fail_unavailable
       plan.groups.each do |group|
         server = server_for(group)
-        why = server.class.unavailable_reason || server.proxy_class&.unavailable_reason
+        why = server.class.unavailable_reason_in(app_bundle(group.server_config)) || server.proxy_class&.unavailable_reason
         group.cells.each { |cell| fail_cell(cell, "#{server.name} cannot run here: #{why}") } if why
       end
+    end
+
+    # The app's own bundle (AppBundle), asked once per app; nil for a bundled app.
+    def app_bundle(server_config)
+      path = suite.app_path(*server_config["app"])
+      (@app_bundles ||= {}).fetch(path) { @app_bundles[path] = AppBundle.for(path) }
     end
 
     # --- order ------------------------------------------------------------
