@@ -53,6 +53,17 @@ module Rackbench
       e.exit_status
     end
 
+    # --memory, --price, --cpus: the machine the capacity section sizes for (Capacity), into capacity.
+    def self.capacity_options(parser, capacity)
+      parser.on("--memory SIZE", "capacity: how many workers fit in SIZE (512MB, 2GB)") { |v| capacity["memory"] = v }
+      parser.on("--price HOURLY", Float, "capacity: the machine's price per hour, for a cost per million requests") do |v|
+        capacity["price_per_hour"] = v
+      end
+      parser.on("--cpus N", Integer, "capacity: the machine's CPUs, for the cost per million requests") do |v|
+        capacity["cpus"] = v
+      end
+    end
+
     def self.exit_statuses
       EXIT_STATUSES.map { |code, meaning| format("  %-6s %s\n", code, meaning) }.join
     end
