@@ -5,9 +5,9 @@ module Rackbench
     class Servers
       # `rackbench servers --knobs`: every key a suite takes, then every knob
       # of every server, proxy and service, each as its Knob declares it
-      # (what it takes, its default, its meaning). doc/knobs.md is this
-      # table (a test keeps them equal), so the doc and the checks cannot
-      # drift apart.
+      # (what it takes, its default, its meaning): printed from the
+      # declarations that check a suite, so the listing cannot drift from
+      # the checks.
       #
       #   KnobTable.new.grid.markdown   # | Kind | Name | Knob | Takes | Default | Meaning |
       class KnobTable
