@@ -64,6 +64,16 @@ module Rackbench
         assert_match(/workers: 1 at most/, finding.fix)
       end
 
+      def test_a_server_entrys_own_development_env_is_named_at_its_key
+        path = File.join(tmpdir, "rackbench.yml")
+        File.write(path, File.read(File.join(FIXTURES, "workers", "rackbench.yml"))
+                             .sub("yjit: true}", "yjit: true, env: {RAILS_ENV: development}}"))
+        finding = only(Doctor.examine(Subject.for(path, env: {}), quiet_machine(cpus: [0, 1, 2, 3, 4])), "environment")
+
+        assert_match(/rackbench.yml:6 servers.0.env.RAILS_ENV\z/, finding.where)
+        assert_match(/RAILS_ENV: production/, finding.fix)
+      end
+
       def test_a_clean_app_gives_no_finding
         assert_empty examine("clean")
       end

@@ -69,7 +69,7 @@ module Rackbench
       "transfer_kb_per_s" => [->(r) { r.result.bytes && (r.result.bytes / 1024.0 / r.result.duration_s) }, :higher, "KB/s"]
     }.freeze
 
-    DEFAULT_PRECISION = 0.05
+    DEFAULT_PRECISION = Suite::KEYS.fetch("precision").default
 
     # A percentile is estimable from n requests when at least this many lie
     # beyond it: p99 needs 1,000 requests, p50 20 (per start for its interval).
@@ -309,7 +309,7 @@ module Rackbench
         "errors_by_kind" => errors_by_kind, "memory_bytes" => memory_bytes, "memory_kind" => memory_kind,
         "cpu_percent" => cpu_percent, "warnings" => warnings.map(&:to_s), "log_tail" => log_tail,
         "server_version" => server_version, "server_command" => server_command, "engine_command" => cell["engine_command"]
-      }
+      }.merge(all_requests_h)
     end
 
     private
@@ -323,3 +323,4 @@ module Rackbench
   end
 end
 require_relative "measurement/warnings"
+require_relative "measurement/all_requests"

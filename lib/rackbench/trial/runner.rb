@@ -35,7 +35,7 @@ module Rackbench
 
     CellState = Struct.new(:cell, :repeats, :load_s, :done, keyword_init: true)
     Live = Struct.new(:key, :server, :deployment, :dir, :epoch, :number, :verified, :warmed, :drain, :probe_dir,
-                      keyword_init: true)
+                      :requests, keyword_init: true)
 
     attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
@@ -121,9 +121,15 @@ module Rackbench
     def fail_unavailable
       plan.groups.each do |group|
         server = server_for(group)
-        why = server.class.unavailable_reason || server.proxy_class&.unavailable_reason
+        why = server.class.unavailable_reason_in(app_bundle(group.server_config)) || server.proxy_class&.unavailable_reason
         group.cells.each { |cell| fail_cell(cell, "#{server.name} cannot run here: #{why}") } if why
       end
+    end
+
+    # The app's own bundle (AppBundle), asked once per app; nil for a bundled app.
+    def app_bundle(server_config)
+      path = suite.app_path(*server_config["app"])
+      (@app_bundles ||= {}).fetch(path) { @app_bundles[path] = AppBundle.for(path) }
     end
 
     # --- order ------------------------------------------------------------
@@ -222,6 +228,8 @@ module Rackbench
                                                       neighbours: neighbours, log_name: "#{@engine.name}-r#{n}.out",
                                                       probe_dir: live.probe_dir)
       live.warmed << cell.index
+      live.requests = live.requests.to_i + repeat.result.requests.to_i
+      repeat.resources["memory"]&.store("requests", live.requests) # measured requests this deployment served so far
       repeat.index = n
       repeat.deployment = live.number
       repeat.round = schedule.sequential? ? nil : round

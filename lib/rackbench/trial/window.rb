@@ -42,6 +42,7 @@ module Rackbench
       measured_from_s = @engine.warmup_in_run? ? load.warmup_s.to_f : 0
       resources = Sampler.summarize(samples.select { |s| s.t_s >= measured_from_s })
       resources["explain"] = probe_window(probe_dir, started_us, measured_from_s, result) if probe_dir
+      resources["memory"] = WorkerMemory.new(root_pids: deployment.pids).snapshot if deployment.local?
       Measurement::Repeat.new(result: result, noise: noise_h, drain_s: drain_s&.round(3), resources: resources,
                               started_at: Time.now.utc.iso8601(3))
     end

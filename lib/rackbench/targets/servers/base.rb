@@ -99,6 +99,19 @@ module Rackbench
         end
 
         def supports_unix? = true
+
+        # Whether the server starts from its gem's executable under the app's
+        # bundle (Deployment: `bundle exec`); a JVM's, a vendored one or a
+        # command runs as it is here.
+        def runs_in_app_bundle? = !gem_name.nil?
+
+        # Why this server cannot run for an app with bundle (an AppBundle, or
+        # nil): asked of the app's bundle when the server runs in it.
+        def unavailable_reason_in(bundle)
+          return unavailable_reason unless bundle && runs_in_app_bundle?
+
+          bundle.installed.unavailable_reason(gem_name)
+        end
       end
 
       attr_reader :config
