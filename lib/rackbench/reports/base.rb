@@ -139,8 +139,8 @@ module Rackbench
         end
 
         repeats = RepeatPolicy.new(s).to_s
-        parts = ["#{s["duration_s"]} s windows after #{s["warmup_s"]} s warm-up", repeats, "order #{s["order"] || "sequential"}" +
-                   (s["seed"] ? " (seed #{s["seed"]})" : "")]
+        order = "order #{s["order"] || "sequential"}#{" (seed #{s["seed"]})" if s["seed"]}"
+        parts = ["#{s["duration_s"]} s windows after #{s["warmup_s"]} s warm-up", repeats, order]
         overrides = s["overrides"] || {}
         parts << "command line: #{overrides.map { |k, v| "#{k}=#{v.is_a?(Array) ? v.join(",") : v}" }.join(" ")}" \
           unless overrides.empty?

@@ -200,12 +200,14 @@ module Rackbench
 
     def start_latency_us(list, percentile)
       hists = list.map { |r| r.result.histogram }
-      if hists.all? { |h| h.is_a?(Array) && !h.empty? }
-        merged = Stats.merge_histograms(hists)
-        return nil unless estimable_from?(merged.sum(&:last), percentile)
+      return reported_latency_us(list, percentile) unless hists.all? { |h| h.is_a?(Array) && !h.empty? }
 
-        return Stats.histogram_percentile(merged, percentile)
-      end
+      merged = Stats.merge_histograms(hists)
+      estimable_from?(merged.sum(&:last), percentile) ? Stats.histogram_percentile(merged, percentile) : nil
+    end
+
+    # Without histograms: the geometric mean of what each window's engine reported.
+    def reported_latency_us(list, percentile)
       return nil unless estimable_from?(list.sum { |r| r.result.requests.to_i }, percentile)
 
       values = list.filter_map { |r| r.latency_us(percentile) }.select(&:positive?)
