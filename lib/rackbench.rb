@@ -98,4 +98,6 @@ module Rackbench
   autoload :Knobs, "rackbench/targets/knobs"
   autoload :Doctor, "rackbench/doctor"
   autoload :Probe, "rackbench/probe"
+  autoload :WorkerMemory, "rackbench/system/worker_memory"
+  autoload :Capacity, "rackbench/results/capacity"
 end

@@ -67,7 +67,7 @@ module Rackbench
       "transfer_kb_per_s" => [->(r) { r.result.bytes && (r.result.bytes / 1024.0 / r.result.duration_s) }, :higher, "KB/s"]
     }.freeze
 
-    DEFAULT_PRECISION = 0.03
+    DEFAULT_PRECISION = Suite::KEYS.fetch("precision").default
 
     attr_reader :cell, :repeats, :precision
 

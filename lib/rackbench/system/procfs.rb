@@ -81,6 +81,15 @@ module Rackbench
       text && parse_pss_bytes(text)
     end
 
+    # {"rss_bytes", "pss_bytes", "uss_bytes"} of pid from smaps_rollup (USS: its private pages,
+    # Private_Clean + Private_Dirty: what ending it would free), or nil if unreadable.
+    def process_memory_bytes(pid, proc_dir = DIR)
+      text = read("#{proc_dir}/#{pid}/smaps_rollup") or return nil
+      kb = ->(field) { text[/^#{field}:\s+(\d+) kB/, 1].to_i * 1024 }
+      { "rss_bytes" => kb.call("Rss"), "pss_bytes" => kb.call("Pss"),
+        "uss_bytes" => kb.call("Private_Clean") + kb.call("Private_Dirty") }
+    end
+
     def parse_pss_bytes(text)
       kb = text[/^Pss:\s+(\d+) kB/, 1]
       kb && (kb.to_i * 1024)

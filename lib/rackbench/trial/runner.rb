@@ -33,7 +33,7 @@ module Rackbench
 
     CellState = Struct.new(:cell, :repeats, :load_s, :done, keyword_init: true)
     Live = Struct.new(:key, :server, :deployment, :dir, :epoch, :number, :verified, :warmed, :drain, :probe_dir,
-                      keyword_init: true)
+                      :requests, keyword_init: true)
 
     attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
@@ -218,6 +218,8 @@ module Rackbench
                                                       neighbours: neighbours, log_name: "#{@engine.name}-r#{n}.out",
                                                       probe_dir: live.probe_dir)
       live.warmed << cell.index
+      live.requests = live.requests.to_i + repeat.result.requests.to_i
+      repeat.resources["memory"]&.store("requests", live.requests) # measured requests this deployment served so far
       repeat.index = n
       repeat.deployment = live.number
       repeat.round = schedule.sequential? ? nil : round

@@ -45,6 +45,7 @@ module Rackbench
       resources = Sampler.summarize(samples.select { |s| s.t_s >= measured_from_s })
       resources["dependencies"] = used unless used.empty?
       resources["explain"] = probe_window(probe_dir, started_us, measured_from_s, result) if probe_dir
+      resources["memory"] = WorkerMemory.new(root_pids: deployment.pids).snapshot if deployment.local?
       Measurement::Repeat.new(result: result, noise: noise_h, drain_s: drain_s&.round(3), resources: resources,
                               started_at: Time.now.utc.iso8601(3))
     end

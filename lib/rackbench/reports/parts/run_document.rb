@@ -25,6 +25,7 @@ module Rackbench
         run = @report.run
         cells = @report.cells
         Document.new(@report.heading, [*TuneAnswer.new(run).sections, *results, *MixBreakdown.new(cells).sections, *Probe::Section.new(cells).sections,
+                                       *CapacitySection.new(cells, run.dig("settings", "capacity")).sections,
                                        *RateSweep.new(cells).sections, dependencies(cells), verdicts, failures, warnings].compact)
       end
 
