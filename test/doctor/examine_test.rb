@@ -74,6 +74,13 @@ module Rackbench
         assert_match(/RAILS_ENV: production/, finding.fix)
       end
 
+      def test_every_built_in_suite_can_be_examined_and_clients_become_the_concurrency
+        Suite.builtin_names.each { |name| Doctor.examine(Subject.for(name, env: {}), quiet_machine) }
+        shapes = Subject.for("torquebox-2011", env: {}).shapes
+
+        assert(shapes.any? { |s| s.where["threads"]&.include?("servers.") && s.threads.is_a?(Integer) })
+      end
+
       def test_a_clean_app_gives_no_finding
         assert_empty examine("clean")
       end
