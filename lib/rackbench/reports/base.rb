@@ -123,6 +123,9 @@ module Rackbench
         end
       end
 
+      # The run's setting, or the suite key's default (Suite::KEYS) when it has none.
+      def setting(settings, key) = settings[key] || Suite::KEYS.fetch(key).default
+
       def settings_text
         s = run["settings"] || {}
         if (tune = s["tune"])
@@ -133,9 +136,9 @@ module Rackbench
         end
 
         repeats = if s["repeats"] == "auto" || s["repeats"].nil?
-                    "repeats auto (#{s["min_repeats"] || 3} to #{s["max_repeats"] || 15} until the throughput CI is " \
-                      "within ±#{((s["precision"] || Measurement::DEFAULT_PRECISION) * 100).round(1)} %, " \
-                      "at most #{s["max_cell_s"] || 30} s of load a cell)"
+                    "repeats auto (#{setting(s, "min_repeats")} to #{setting(s, "max_repeats")} until the throughput " \
+                      "CI is within ±#{(setting(s, "precision") * 100).round(1)} %, " \
+                      "at most #{setting(s, "max_cell_s")} s of load a cell)"
                   else
                     "#{s["repeats"]} repeats"
                   end
