@@ -34,14 +34,17 @@ module Rackbench
 
       def report = Reports.fetch("table").new(run, measurements).render
 
-      # The /sleep/50 block of the report: its header, the rows of LABELS, the
+      # The /sleep/50 block of the report: its header, the rows of LABELS, its
       # verdicts and the warnings, each line as the report prints it.
       def excerpt
         block = report[%r{^/sleep/50\n.*}m] or raise Error, "run #{run["id"]} has no /sleep/50 block"
-        kept = block.lines.select do |line|
-          !line.match?(/\A\S/) || line.start_with?("/sleep", "Server", "---", "Verdicts", "Warnings", *LABELS)
-        end
-        kept.reject { |l| l.start_with?("  /hello") }.join
+        section = nil
+        keep = true
+        block.lines.select do |line|
+          section = line[/\A(Verdicts|Warnings)/, 1] || section if line.match?(/\A\S/)
+          keep = !line.match?(%r{\A  (- )?/(?!sleep/50 )}) if section == "Verdicts" && line.match?(/\A  \S/)
+          line.match?(/\A\S/) ? line.start_with?("/sleep", "Server", "---", "Verdicts", "Warnings", *LABELS) : keep
+        end.join
       end
 
       # The chart drawn beside the sample (its spec; `rake docs:sample` renders it to IMAGE).

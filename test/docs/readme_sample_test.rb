@@ -37,6 +37,12 @@ module Rackbench
       Sample::LABELS.each { |label| assert(excerpt.any? { |l| l.start_with?(label) }, "a row of #{label}") }
     end
 
+    # A README a new user reads through: detail goes to doc/ pages.
+    def test_the_readme_stays_within_20_kb
+      size = File.size(File.join(ROOT, "README.md"))
+      assert_operator size, :<=, 20 * 1024, "README.md is #{size} bytes: move detail into a doc/ page and link it"
+    end
+
     def test_the_image_beside_it_is_drawn
       assert File.exist?(File.join(ROOT, Sample::IMAGE)), "#{Sample::IMAGE}: `bundle exec rake docs:sample` draws it"
     end
