@@ -96,4 +96,5 @@ module Rackbench
   autoload :Knobs, "rackbench/targets/knobs"
   autoload :Doctor, "rackbench/doctor"
   autoload :Probe, "rackbench/probe"
+  autoload :Versions, "rackbench/trial/versions"
 end
