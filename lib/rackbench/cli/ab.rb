@@ -92,7 +92,7 @@ module Rackbench
           Suite.load(path, overrides: @overrides)
           [Psych.parse(File.read(path), filename: path).to_ruby, path]
         else
-          data = { "name" => "ab", "endpoints" => @endpoints.empty? ? ["/"] : @endpoints,
+          data = { "endpoints" => @endpoints.empty? ? ["/"] : @endpoints,
                    "servers" => [{ "server" => @server }] }
           [data, File.join(Dir.pwd, "(rackbench ab)")]
         end

@@ -11,9 +11,11 @@ module Rackbench
     # On a terminal (out.tty?), one live status line per cell being measured,
     # rewritten in place after each window:
     #
-    #   cell 3/12 puma x0:16 /hello c=8: start 2/2, 5 windows, ±4.1 % (target ±3.0 %), ETA 2m10s
+    #   cell 3/12 puma x0:16 /hello c=8: start 2/2, 5 windows, ±4.1 % (target ±3.0 %)
+    #     2/12 cells done, 25 windows in 1m10s, ETA 2m10s
     #
-    # and a final line per cell once it is done, which stays. Elsewhere (a log,
+    # the last line the run's pace and what it leaves; and a final line per
+    # cell once it is done, which stays. Elsewhere (a log,
     # CI) only the final lines, one per cell.
     class Progress
       # The most live lines shown at once (an interleaved level measures every
@@ -84,38 +86,47 @@ module Rackbench
       end
 
       def live_lines
+        return [] if @windows.zero?
+
         going = @statuses.values.reject(&:finished?).sort_by(&:updated_at)
         shown = going.last(MAX_LIVE_LINES).sort_by(&:index)
-        eta = eta_text
-        lines = shown.map { |s| "#{s.live_text}#{eta}" }
+        lines = shown.map(&:live_text)
         lines << "  ... and #{going.size - shown.size} more cells under way" if going.size > shown.size
-        lines
+        lines << pace_text
+      end
+
+      # "  4/12 cells done, 25 windows in 1m10s, ETA 2m10s"
+      def pace_text
+        "  #{@done.to_i}/#{@plan.size} cells done, #{@windows} window#{"s" unless @windows == 1} in " \
+          "#{duration(now - @started)}, ETA #{duration(eta_s)}"
       end
 
       # A line as wide as the terminal at most, so none wraps and the cursor
       # moves up over exactly the lines drawn.
       def fit(line)
-        width = (@out.winsize[1] if @out.respond_to?(:winsize)) || 120
-        line.size < width ? line : "#{line[0, width - 2]}…"
+        width = terminal_width
+        line.size < width ? line : "#{line[0, width - 4]}..."
+      end
+
+      # Columns of the terminal; 120 where it does not say (a pty without a size).
+      def terminal_width
+        columns = @out.respond_to?(:winsize) ? @out.winsize[1] : 0
+        columns.to_i > 20 ? columns : 120
       rescue SystemCallError
-        line
+        120
       end
 
       # The run's own pace (wall seconds per window so far) times the windows
       # still expected: each cell at least the policy's minimum, and as many
       # as the finished cells took on average.
-      def eta_text
-        return "" if @windows.zero?
-
+      def eta_s
         finished = @statuses.values.select(&:finished?)
         expected = [@policy.minimum, finished.empty? ? 0 : finished.sum(&:windows).fdiv(finished.size)].max
         left = @plan.cells.sum do |cell|
           status = @statuses[cell.index]
-          next 0 if status&.finished?
-
-          [expected - status&.windows.to_i, 1].max
+          status&.finished? ? 0 : [expected - status&.windows.to_i, 1].max
         end
-        ", ETA #{duration(left * (now - @started) / @windows)}"
+        left * (now - @started) / @windows
       end
 
       def repeats_text

@@ -83,7 +83,7 @@ module Rackbench
       setup = Array(data["setup"])
       servers = data.fetch("servers").flat_map { |entry| versions.map { |v| entry_for(v, entry, setup) } }
       data.except("setup").merge(
-        "name" => "ab #{data["name"] || "suite"}", "app" => a.app, "servers" => servers,
+        "name" => ["ab", data["name"]].compact.join(" "), "app" => a.app, "servers" => servers,
         "description" => "rackbench ab: #{versions.map { |v| "#{v.letter} = #{v.describe}" }.join(", ")}"
       )
     end
