@@ -39,14 +39,22 @@ module Rackbench
       end
 
       # The servers whose adapters offer themselves to a starter suite
-      # (Servers::Base.starter), in their order, that the app's Gemfile.lock has.
+      # (Servers::Base.starter), in their order, that the app's bundle has
+      # installed here (not only listed in its Gemfile.lock: see #left_out).
       def servers
-        found = Servers.all.select(&:starter_rank).sort_by(&:starter_rank)
-                       .select { |adapter| gems.key?(adapter.gem_name) }.map(&:server_name)
-        if bundle && found.empty?
-          @notes << "no app server in the Gemfile.lock: add one (`bundle add puma`) to benchmark under the app's bundle"
+        @servers ||= begin
+          found = locked_servers.reject { |name| left_out.key?(name) }
+          if bundle && locked_servers.empty?
+            @notes << "no app server in the Gemfile.lock: add one (`bundle add puma`) to benchmark under the app's bundle"
+          end
+          found
         end
-        found
+      end
+
+      # {server => why} for the servers of the Gemfile.lock the bundle does
+      # not load here (an optional group, a `without`), with how to add them.
+      def left_out
+        @left_out ||= locked_servers.to_h { |name| [name, Servers.fetch(name).unavailable_reason_in(bundle)] }.compact
       end
 
       # GET paths without parameters, "/" first.
@@ -58,6 +66,11 @@ module Rackbench
       end
 
       private
+
+      def locked_servers
+        @locked_servers ||= Servers.all.select(&:starter_rank).sort_by(&:starter_rank)
+                                   .select { |adapter| gems.key?(adapter.gem_name) }.map(&:server_name)
+      end
 
       def sources
         @sources ||= Dir[File.join(dir, "{config.ru,*.rb,app/**/*.rb,lib/**/*.rb}")].first(200).map do |f|
@@ -108,7 +121,7 @@ module Rackbench
       end
 
       def rack_paths
-        @notes << "a plain Rack app has no route table: only / was tried; add your endpoints by hand"
+        @notes << "a plain Rack app has no route table: only / and the --path given were tried"
         ["/"]
       end
     end
