@@ -44,6 +44,9 @@ module Rackbench
       (@fixed / @starts) + (epoch <= @fixed % @starts ? 1 : 0)
     end
 
+    # Windows a cell gets at least: the first stage's, or the fixed number.
+    def minimum_windows = auto? ? @starts * @windows : @fixed
+
     # The first stage's size, for StartSample#interval(first_stage:); nil in fixed mode.
     def first_stage = auto? ? @starts : nil
 
