@@ -169,6 +169,9 @@ module Rackbench
           o.on("--order ORDER", Schedule::ORDERS, "interleaved (default), random or sequential") { |v| @overrides["order"] = v }
           o.on("--seed N", Integer, "the order's random seed (default: drawn, and recorded)") { |n| @overrides["seed"] = n }
           CLI.capacity_options(o, @capacity = {})
+          o.on("--explain", "split latency into queue, app and GC (the probe middleware; engine native)") do
+            @overrides["explain"] = true
+          end
           o.on("--no-doctor", "do not examine the suite, app and machine first (rackbench doctor)") { @doctor = false }
           o.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
         end
