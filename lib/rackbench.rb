@@ -89,6 +89,8 @@ module Rackbench
   autoload :Request, "rackbench/targets/request"
   autoload :Traffic, "rackbench/targets/traffic"
   autoload :OwnApp, "rackbench/targets/own_app"
+  autoload :Dependency, "rackbench/targets/dependency"
+  autoload :DependencySampler, "rackbench/system/dependency_sampler"
   autoload :Engines, "rackbench/engines"
   autoload :Reports, "rackbench/reports"
   autoload :Apps, "rackbench/targets/apps"

@@ -72,6 +72,7 @@ module Rackbench
       duration("ready_timeout_s", "seconds a deployment may take to answer", default: 30),
       key("servers", :list, doc: "server configs, each {server: NAME, knobs...}"),
       key("services", :list, doc: "backing services, each {service: NAME, ...}"),
+      key("depends_on", :list, doc: "processes the app depends on, already running: {name:, port:|pid_file:|command:}"),
       # Across machines (Hosts): ssh destinations by name, and the roles they take.
       key("hosts", :mapping, doc: "ssh destinations by name"),
       key("server_host", :string, doc: "the host the servers run on"),

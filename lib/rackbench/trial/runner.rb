@@ -113,9 +113,17 @@ module Rackbench
       end
     end
 
-    def service_pids = (@services || []).flat_map { |s| s.children.map(&:pid) }
+    # What the app depends on: the services rackbench started, then the
+    # suite's depends_on: (Dependency), each checked to be running.
+    def dependencies
+      @dependencies ||= (@services || []).map { |s| Dependency.running(s.name, s.children.map(&:pid)) } +
+                        suite["depends_on"].to_a.map { |entry| Dependency.new(entry).tap(&:root_pids) }
+    end
 
+    # Before anything is measured: each depends_on: entry names something
+    # running (else the run stops), and cells whose server cannot run here fail.
     def fail_unavailable
+      dependencies
       plan.groups.each do |group|
         server = server_for(group)
         why = server.class.unavailable_reason_in(app_bundle(group.server_config)) || server.proxy_class&.unavailable_reason
@@ -206,7 +214,7 @@ module Rackbench
       n = state.repeats.size + 1
       warm_up(load, live, cell_dir) if first
       neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.deployment.pids }
-      repeat = @window.measure(live.deployment, load, dir: cell_dir, drain: live.drain, service_pids: service_pids,
+      repeat = @window.measure(live.deployment, load, dir: cell_dir, drain: live.drain, dependencies: dependencies,
                                                       neighbours: neighbours, log_name: "#{@engine.name}-r#{n}.out",
                                                       probe_dir: live.probe_dir)
       live.warmed << cell.index
