@@ -98,6 +98,7 @@ module Rackbench
   autoload :Knobs, "rackbench/targets/knobs"
   autoload :Doctor, "rackbench/doctor"
   autoload :Probe, "rackbench/probe"
+  autoload :Versions, "rackbench/trial/versions"
   autoload :WorkerMemory, "rackbench/system/worker_memory"
   autoload :Capacity, "rackbench/results/capacity"
 end

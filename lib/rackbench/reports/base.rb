@@ -129,6 +129,8 @@ module Rackbench
       def settings_text
         s = run["settings"] || {}
         if (tune = s["tune"])
+          return tune_settings_text(tune) if tune["max_probe_s"]
+
           return "tune probes: open loop, #{tune["probe_s"]} s windows after #{tune["probe_warmup_s"]} s warm-up, " \
                  "one repeat each; the rate's CI comes from the probes at the knee"
         end
@@ -148,6 +150,14 @@ module Rackbench
           unless overrides.empty?
         parts << scaled_text if scaled_text
         parts.join("; ")
+      end
+
+      # A tune run's probes (Tune::Tuner) and what its knee's interval means.
+      def tune_settings_text(tune)
+        "tune probes: open loop, #{tune["arrivals"]} arrivals, #{tune["probe_s"]} to #{tune["max_probe_s"]} s windows " \
+          "(long enough for #{tune["probe_requests"]} requests) after #{tune["probe_warmup_s"]} s warm-up; each rate " \
+          "probed until its pass or miss is clear (at most #{Tune::Knee::TRIES} probes); the knee confirmed on a " \
+          "fresh deployment, its interval from the rate met to the lowest missed above it"
       end
 
       def scaled_text

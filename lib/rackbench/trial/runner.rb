@@ -133,8 +133,8 @@ module Rackbench
 
     # The app's own bundle (AppBundle), asked once per app; nil for a bundled app.
     def app_bundle(server_config)
-      path = suite.app_path(*server_config["app"])
-      (@app_bundles ||= {}).fetch(path) { @app_bundles[path] = AppBundle.for(path) }
+      key = [suite.app_path(*server_config["app"]), server_config.dig("env", "BUNDLE_GEMFILE")]
+      (@app_bundles ||= {}).fetch(key) { @app_bundles[key] = AppBundle.for(key[0], gemfile: key[1]) }
     end
 
     # --- order ------------------------------------------------------------
