@@ -31,6 +31,7 @@ module Rackbench
         scaled = Article::Summary.new({ "settings" => suite.data }, []).scaled_text
         @out.puts "rackbench: #{scaled}" if scaled
         report_orphans
+        report_missing(suite)
         measure(suite, findings: @doctor && !@resume ? doctor(suite) : nil)
       end
 
@@ -100,6 +101,19 @@ module Rackbench
           @err.puts "rackbench: #{Orphans.describe(orphans)}; they take CPU from this run " \
                     "(rackbench run --clean ends them)"
         end
+      end
+
+      # Before anything starts: each server or proxy of the suite that cannot
+      # run here, and what installs it (`bin/setup NAME` for rackbench's
+      # extras); its cells fail with that reason, the others are measured.
+      def report_missing(suite)
+        missing = suite.server_configs.flat_map do |config|
+          server = Servers.fetch(config["server"]).new(config)
+          own_bundle = config["app"] || !File.exist?(File.join(ROOT, "apps", suite["app"].to_s, "config.ru"))
+          [(server.class.unavailable_reason unless own_bundle)&.then { |why| "#{server.name}: #{why}" },
+           server.proxy_class&.unavailable_reason&.then { |why| "#{config["proxy"]["proxy"]}: #{why}" }]
+        end
+        missing.compact.uniq.each { |line| @err.puts "rackbench: cannot run here, its cells will fail: #{line}" }
       end
 
       # Prints the comparison with the baseline run; true when a cell regressed.
