@@ -43,7 +43,11 @@ module Rackbench
         block.lines.select do |line|
           section = line[/\A(Verdicts|Warnings)/, 1] || section if line.match?(/\A\S/)
           keep = !line.match?(%r{\A  (- )?/(?!sleep/50 )}) if section == "Verdicts" && line.match?(/\A  \S/)
-          line.match?(/\A\S/) ? line.start_with?("/sleep", "Server", "---", "Verdicts", "Warnings", *LABELS) : keep
+          next keep unless line.match?(/\A\S/)
+
+          # a top-level line starts a kept item or not; its folded continuation lines follow it
+          keep = line.start_with?("/sleep", "Server", "---", "Verdicts", "Warnings", *LABELS) ||
+                 (section == "Verdicts" && line.match?(/\A\d+ comparisons? at /))
         end.join
       end
 

@@ -69,11 +69,20 @@ module Rackbench
         noise = measurement.noise_components
         levels = [("between starts #{percent(noise["between_start_cv"])}" if noise["between_start_cv"]),
                   ("between windows of a start #{percent(noise["within_start_cv"])}" if noise["within_start_cv"])].compact
-        Warning.new("spread", "throughput interval ±#{percent(ci.half_width_share)} after #{noise["starts"]} server starts " \
+        Warning.new("spread", "throughput interval #{width(ci)} after #{noise["starts"]} server starts " \
                               "(#{noise["windows"]} windows; spread #{levels.join(", ")}), wider than the " \
                               "±#{percent(measurement.precision)} target",
                     "differences smaller than that are noise; raise --max-deployments or run on a quieter machine",
                     ci.half_width_share)
+      end
+
+      # "±12 %", or for an interval wider than the figure itself "from 1/9.3 to 9.3 times the figure".
+      def width(interval)
+        share = interval.half_width_share
+        return "±#{percent(share)}" if share <= 1
+
+        factor = format("%.1f", Math.sqrt(interval.high / interval.low))
+        "from 1/#{factor} to #{factor} times the figure"
       end
 
       def drain(measurement)
