@@ -147,14 +147,20 @@ module Rackbench
 
       # How many measurements per cell, and what to compare them with.
       def repeat_options(opts)
-        opts.on("--repeats N", "repeats per cell: a number, or auto (default: from 3 until the CI is within " \
-                               "--precision)") { |n| @overrides["repeats"] = n == "auto" ? n : Integer(n) }
-        opts.on("--max-repeats N", Integer, "cap of auto repeats per cell (default 15)") { |n| @overrides["max_repeats"] = n }
-        opts.on("--precision SHARE", Float, "auto repeats' target: CI half-width as a share (default 0.03)") do |p|
+        opts.on("--repeats N", "windows per cell: a number, or auto (default: server starts until the interval " \
+                               "is within --precision)") { |n| @overrides["repeats"] = n == "auto" ? n : Integer(n) }
+        opts.on("--deployments N", Integer, "server starts of the first stage (default 4)") do |n|
+          @overrides["deployments"] = n
+        end
+        opts.on("--windows N", Integer, "windows per server start (default 2)") { |n| @overrides["windows"] = n }
+        opts.on("--max-deployments N", Integer, "cap of server starts per cell (default 10)") do |n|
+          @overrides["max_deployments"] = n
+        end
+        opts.on("--precision SHARE", Float, "target half-width of the throughput interval (default 0.05)") do |p|
           @overrides["precision"] = p
         end
-        opts.on("--deployments N", Integer, "fresh server starts each cell's repeats spread over (default 2)") do |n|
-          @overrides["deployments"] = n
+        opts.on("--margin SHARE", Float, "configs within ±margin are 'equivalent' (default 0.05)") do |m|
+          @overrides["margin"] = m
         end
         opts.on("--baseline RUN", "compare with a stored run afterwards; exit 1 on a significant regression") do |r|
           @baseline = r
