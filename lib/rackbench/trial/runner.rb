@@ -80,12 +80,11 @@ module Rackbench
         run_starts
         status = "finished"
       ensure
-        ended_by = $ERROR_INFO # what stopped the run: nil once finished
         retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
         @fleet&.close
         supervisor.stop_all
-        store.finish_run(@run["id"], status, ended_by: ended_by)
+        store.finish_run(@run["id"], status, ended_by: $ERROR_INFO) # what stopped the run: nil once finished
       end
       emit(:run_finished, store.run(@run["id"]))
       @run["id"]

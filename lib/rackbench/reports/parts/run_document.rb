@@ -54,6 +54,7 @@ module Rackbench
         Document::Section.new("verdicts", Base::VERDICTS_HEADING,
                               [Document::Text.list(items), Document::Text.plain(@report.verdicts_note)])
       end
+
       def failures = list("failures", nil, @report.failure_lines)
       def warnings = list("warnings", "Warnings", @report.warnings)
 
