@@ -19,7 +19,7 @@ module Rackbench
             v["comparison"].to_h.merge("endpoint" => v["endpoint"], "concurrency" => v["concurrency"])
           end
         }
-        sweep = RateSweep.new(cells)
+        sweep = RateSweep.new(cells, auto: run.dig("settings", "auto_rates"))
         data["rate_sweeps"] = sweep.plain_curves if sweep.any?
         data["report"] = document.to_h
         "#{JSON.pretty_generate(data)}\n"
