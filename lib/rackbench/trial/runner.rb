@@ -42,6 +42,8 @@ module Rackbench
     # resume: a Resume, to continue its run instead of starting one; doctor:
     # the findings of `rackbench doctor` (hashes), stored in the run's machine.
     def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil, doctor: nil)
+      raise ConfigError, "rates: auto is found before the run (rackbench run does: Tune::AutoRates)" if suite["rates"] == "auto"
+
       @suite = suite
       @doctor = doctor
       @resume = resume
