@@ -43,8 +43,11 @@ module Rackbench
         store = Store.new(@results)
         store.run(@baseline) if @baseline # a bad baseline is bad input: say so before anything starts
         resume = @resume && Resume.new(store, @resume.id)
+        auto = Tune::AutoRates.new(suite, store: store, supervisor: supervisor, out: @out) if Tune::AutoRates.wanted?(suite)
+        suite = auto.resolve if auto
         run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out), resume: resume,
                                    doctor: findings).run
+        store.merge_settings(run_id, "auto_rates" => auto.to_h) if auto
         report(suite, store, run_id)
       rescue SignalException => e
         supervisor&.stop_all

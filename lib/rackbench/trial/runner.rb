@@ -42,6 +42,8 @@ module Rackbench
     # resume: a Resume, to continue its run instead of starting one; doctor:
     # the findings of `rackbench doctor` (hashes), stored in the run's machine.
     def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil, doctor: nil)
+      raise ConfigError, "rates: auto is found before the run (rackbench run does: Tune::AutoRates)" if suite["rates"] == "auto"
+
       @suite = suite
       @doctor = doctor
       @resume = resume
@@ -76,12 +78,11 @@ module Rackbench
         run_starts
         status = "finished"
       ensure
-        ended_by = $ERROR_INFO # what stopped the run: nil once finished
         retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
         @fleet&.close
         supervisor.stop_all
-        store.finish_run(@run["id"], status, ended_by: ended_by)
+        store.finish_run(@run["id"], status, ended_by: $ERROR_INFO) # what stopped the run: nil once finished
       end
       emit(:run_finished, store.run(@run["id"]))
       @run["id"]
