@@ -20,7 +20,7 @@ module Rackbench
       SUITE = "quick"
       LABELS = ["puma x0:16", "thin"].freeze
       IMAGE = "doc/images/quick.svg"
-      CHART = /sleep-50-throughput/
+      CHART = /sleep-50.*(throughput|requests-per-s)/
 
       attr_reader :run, :measurements
 
@@ -34,22 +34,28 @@ module Rackbench
 
       def report = Reports.fetch("table").new(run, measurements).render
 
-      # The /sleep/50 block of the report: its header, the rows of LABELS, its
-      # throughput verdicts and the warnings, each line as the report prints it
-      # (an item's continuation lines go with it).
+      # Cut from the report, paragraph by paragraph: the /sleep/50 table (its
+      # header and the rows of LABELS), its throughput verdicts (an item with
+      # its continuation lines) and the warnings; pids left out, as docs name none.
       def excerpt
-        block = report[%r{^/sleep/50\n.*}m] or raise Error, "run #{run["id"]} has no /sleep/50 block"
-        section = nil
+        paragraphs = report.split(/\n\n+/).map { |p| p.lines.map { |l| scrub(l) } }
+        table = paragraphs.find { |p| p.first == "/sleep/50\n" } or raise Error, "run #{run["id"]} has no /sleep/50 table"
+        verdicts = paragraphs.find { |p| p.first.start_with?("Verdicts") } || []
+        warnings = paragraphs.find { |p| p.first.start_with?("Warnings") } || []
+        [table.first(3) + table.drop(3).select { |l| l.start_with?(*LABELS) }, sleep_verdicts(verdicts), warnings]
+          .reject(&:empty?).map { |p| p.join.chomp }.join("\n\n")
+      end
+
+      # The report's line without the pids it names (a busy process's, say).
+      def scrub(line) = line.gsub(/ \(pid \d+\)/, "").gsub(/\bpid \d+/, "pid")
+
+      def sleep_verdicts(lines)
         keep = true
-        block.lines.select do |line|
-          if line.match?(/\A\S/)
-            section = line[/\A(Verdicts|Warnings)/, 1] || section
-            keep = line.start_with?("/sleep", "Server", "---", "Verdicts", "Warnings", *LABELS)
-          elsif section == "Verdicts" && line.match?(/\A  \S/)
-            keep = line.start_with?("  - /sleep/50 c=") && !line.include?("closed-loop latency")
-          end
-          keep || line == "\n"
-        end.join.gsub(/\n{3,}/, "\n\n")
+        kept = lines.drop(1).select do |line|
+          keep = line.start_with?("  - /sleep/50 c=") && !line.include?("closed-loop latency") if line.match?(/\A  \S/)
+          keep
+        end
+        kept.empty? ? [] : [lines.first, *kept]
       end
 
       # The chart drawn beside the sample (its spec; `rake docs:sample` renders it to IMAGE).
