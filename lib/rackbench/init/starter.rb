@@ -15,6 +15,8 @@ module Rackbench
     #   starter.probe!               # boots the app once; fills #kept and #dropped
     #   File.write("rackbench.yml", starter.yaml)
     class Starter
+      KEPT_STATUSES = (200..299)
+
       attr_reader :detection, :kept, :dropped
 
       def initialize(detection)
@@ -73,9 +75,9 @@ module Rackbench
           begin
             run_setup(supervisor, dir)
             server = Servers.fetch(server_name).new("server" => server_name)
-            deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: detection.config_ru, env: env,
-                                                ready_timeout_s: timeout_s, ready_path: ready_path).start
-            detection.paths.each { |path| try(deployment, path) }
+            trial = Trial.new(server, supervisor: supervisor, dir: dir, app: detection.config_ru, env: env,
+                                      ready_timeout_s: timeout_s, ready_path: ready_path).start
+            detection.paths.each { |path| try(trial, path) }
           ensure
             supervisor.stop_all
           end
@@ -113,12 +115,13 @@ module Rackbench
         end
       end
 
-      def try(deployment, path)
-        request = Request.new("path" => path, "headers" => headers)
-        status, = request.perform(deployment.target(path), timeout_s: 10)
-        @dropped[path] = "answered #{status}" unless (200..299).cover?(status)
-      rescue SystemCallError, IOError => e
-        @dropped[path] = e.message
+      # A path is kept when its answer is a 2xx: the request's own expectation,
+      # which the AnswerRule holds it to.
+      def try(trial, path)
+        answer = trial.answer(Request.new("path" => path, "headers" => headers, "expect_status" => KEPT_STATUSES))
+        return if answer.ok?
+
+        @dropped[path] = answer.status ? "answered #{answer.status}" : answer.problems.first
       end
 
       def section(key, value, comment)

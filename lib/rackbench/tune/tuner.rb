@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "fileutils"
 require "json"
 
 module Rackbench
@@ -56,8 +55,9 @@ module Rackbench
 
         started = now
         suite = Suite.new(suite_data.to_yaml, path: "(tune)")
-        @traffic = Traffic.new(suite.endpoints.last)
-        @name = suite.endpoints.last["name"]
+        @endpoint = suite.endpoints.last
+        @traffic = Traffic.new(@endpoint)
+        @name = @endpoint["name"]
         @run = @store.create_run(suite: suite, settings: suite.data.merge("tune" => settings), machine: machine,
                                  pinning: @pinning.to_h)
         @run_id = @run["id"]
@@ -122,14 +122,10 @@ module Rackbench
 
       def measure(config)
         server = Servers.fetch(config["server"]).new(config)
-        dir = File.join(@run["dir"], format("%02d-%s", @outcomes.size + 1, server.label.gsub(/[^a-z0-9]+/i, "-")))
-        FileUtils.mkdir_p(dir)
-        deployment = Deployment.new(server, supervisor: @supervisor, dir: dir, app: app_path, env: Apps.default_env(dir),
-                                            cpus: @pinning.server_cpus, log_root: @store.dir).start
-        target = deployment.target(@traffic.path)
-        @traffic.requests.each { |request| check(deployment.target(request.path), request.path) }
-        drain = Drain.new(deployment, path: @traffic.path, timeout_s: 30).calibrate
-        knee = Knee.new(slo: @slo, probe: probe(server, deployment, target, drain, dir)).search(estimate(target, dir))
+        trial = trial_for(server).start
+        trial.verify!(@endpoint)
+        trial.drain(path: @traffic.path, timeout_s: 30)
+        knee = Knee.new(slo: @slo, probe: probe(server, trial)).search(estimate(trial))
         repeat = knee.knee_repeat
         @out&.puts format("  %-20s %s", server.label, knee_text(knee))
         Outcome.new(config: config, label: server.label, knee: knee, pss_bytes: repeat&.resources&.dig("pss_max_bytes"),
@@ -138,7 +134,17 @@ module Rackbench
         @out&.puts format("  %-20s failed: %s", server&.label || config, e.message.lines.first&.strip)
         Outcome.new(config: config, label: server&.label || config.to_s, error: e.message)
       ensure
-        deployment&.stop
+        trial&.stop
+      end
+
+      # The config on trial, its answers held to the AnswerRule (the
+      # catalogue's, for a bundled app).
+      def trial_for(server)
+        dir = File.join(@run["dir"], format("%02d-%s", @outcomes.size + 1, server.label.gsub(/[^a-z0-9]+/i, "-")))
+        env = Apps.default_env(dir)
+        Trial.new(server, supervisor: @supervisor, dir: dir, app: app_path, window: @window, env: env,
+                          rule: AnswerRule.new(catalogue: Apps.bundled?(@app), env: env), cpus: @pinning.server_cpus,
+                          log_root: @store.dir)
       end
 
       def knee_text(knee)
@@ -149,27 +155,23 @@ module Rackbench
 
       def app_path = Apps.bundled?(@app) ? Apps.path(@app) : File.expand_path(@app)
 
-      def check(target, path)
-        status, = Readiness.get(target, timeout_s: 10)
-        raise ServiceError, "#{path} answered #{status}" unless (200..399).cover?(status)
-      end
-
       # A closed-loop second at a few clients: where the rate search starts.
-      def estimate(target, dir)
-        load = Engines::Load.new(target: target, concurrency: ESTIMATE_CLIENTS, duration_s: 1, warmup_s: 0.2, timeout_s: 10,
-                                 traffic: @traffic)
-        @engine.run(load, supervisor: @supervisor, dir: dir, cpus: @pinning.client_cpus, log_name: "estimate.out").requests_per_s
+      def estimate(trial)
+        load = Engines::Load.new(target: trial.target(@traffic.path), concurrency: ESTIMATE_CLIENTS, duration_s: 1,
+                                 warmup_s: 0.2, timeout_s: 10, traffic: @traffic)
+        @engine.run(load, supervisor: @supervisor, dir: trial.dir, cpus: @pinning.client_cpus,
+                          log_name: "estimate.out").requests_per_s
       end
 
-      def probe(server, deployment, target, drain, dir)
+      def probe(server, trial)
         lambda do |rate|
-          load = Engines::Load.new(target: target, concurrency: connections(rate), duration_s: PROBE_S,
+          load = Engines::Load.new(target: trial.target(@traffic.path), concurrency: connections(rate), duration_s: PROBE_S,
                                    warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10, traffic: @traffic)
-          repeat = @window.measure(deployment, load, dir: dir, drain: drain, log_name: "probe-#{@position + 1}.out")
+          repeat = trial.measure(load, dir: trial.dir, log_name: "probe-#{@position + 1}.out")
           record(server, rate, load, repeat)
           repeat
         rescue ServiceError => e
-          raise unless deployment.alive? # a dead server ends the config; a stalled probe only misses
+          raise unless trial.alive? # a dead server ends the config; a stalled probe only misses
 
           raise Knee::Failed, e.message.lines.first.to_s.strip
         end
