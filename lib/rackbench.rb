@@ -50,6 +50,7 @@ module Rackbench
   autoload :Target, "rackbench/targets/target"
   autoload :SocketPath, "rackbench/system/socket_path"
   autoload :Result, "rackbench/results/result"
+  autoload :WindowRequests, "rackbench/results/window_requests"
   autoload :Supervisor, "rackbench/system/supervisor"
   autoload :Sampler, "rackbench/system/sampler"
   autoload :Readiness, "rackbench/trial/readiness"
@@ -97,4 +98,5 @@ module Rackbench
   autoload :Knob, "rackbench/suite/knob"
   autoload :Knobs, "rackbench/targets/knobs"
   autoload :Doctor, "rackbench/doctor"
+  autoload :Probe, "rackbench/probe"
 end

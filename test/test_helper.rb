@@ -20,6 +20,11 @@ module Rackbench
       super
     end
 
+    # How long a test waits for what a killed owner started to end: a safety
+    # net far from the fraction of a second the Watchdog takes (its grace
+    # period included), so a loaded machine cannot fail it and a leak still does.
+    CLEANUP_DEADLINE_S = 30
+
     # Polls the block until it is truthy or the monotonic deadline passes.
     def wait_until(timeout_s: 10, message: "condition")
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s

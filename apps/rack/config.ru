@@ -1,12 +1,13 @@
 # frozen_string_literal: true
 
 # The bundled plain-Rack workload app: rackup apps/rack/config.ru
-# Routing by hand, views through ERB from the standard library: the smallest
-# stack that does the work of apps/shared/workloads.rb.
+# Routing by hand over the catalogue's routes, views through ERB from the
+# standard library: the smallest stack that serves apps/shared/catalogue.rb.
 require "rack/files"
-require_relative "../shared/workloads"
+require "rack/utils"
+require_relative "../shared/catalogue"
 
-# Routes each path to its workload.
+# Routes each path to its endpoint of the catalogue.
 class RackWorkloads
   # Renders apps/shared/views/page.html.erb, compiled once into a method.
   class Page
@@ -39,38 +40,24 @@ class RackWorkloads
   private
 
   def route(path, env)
-    case path
-    when "/hello" then plain(Workloads.hello)
-    when %r{\A/sleep/(\d+)\z} then plain(Workloads.pause(Regexp.last_match(1).to_i))
-    when %r{\A/fibonacci/(\d+)\z} then plain(Workloads.fibonacci_answer(Regexp.last_match(1).to_i))
-    when %r{\A/primes/(\d+)\z} then plain(Workloads.primes_answer(Regexp.last_match(1).to_i, cache?(env)))
-    when "/template-render" then html(Workloads.page_locals)
-    when %r{\A/sleep-render/(\d+)\z} then sleep_render(Regexp.last_match(1).to_i)
-    when "/network-io" then plain(Workloads.network_io)
-    when "/network-io-render" then html(Workloads.page_locals(upstream_html: Workloads::Upstream.fetch))
-    when "/db" then plain(Workloads::Database.visit)
-    when "/cache" then plain(Workloads::Cache.visit)
-    when "/static" then STATIC.call(env.merge("PATH_INFO" => "/static.html"))
-    else [404, PLAIN.dup, ["not found"]]
+    Workloads::CATALOGUE.each do |endpoint|
+      match = endpoint.pattern.match(path) or next
+      return respond(endpoint, endpoint.call(match.captures, query(env)), env)
     end
+    [404, PLAIN.dup, ["not found"]]
   end
 
-  def cache?(env)
-    Rack::Utils.parse_query(env["QUERY_STRING"])["cache"] == "1"
+  def query(env)
+    string = env["QUERY_STRING"].to_s
+    string.empty? ? {} : Rack::Utils.parse_query(string)
   end
 
-  def plain(text)
-    [200, PLAIN.dup, [text]]
-  end
-
-  def html(locals)
-    [200, HTML.dup, [Page.render(locals)]]
-  end
-
-  def sleep_render(duration_ms)
-    locals = Workloads.page_locals(slept_ms: duration_ms)
-    Workloads.pause(duration_ms)
-    html(locals)
+  def respond(endpoint, result, env)
+    case endpoint.kind
+    when :plain then [200, PLAIN.dup, [result]]
+    when :page then [200, HTML.dup, [Page.render(result)]]
+    else STATIC.call(env.merge("PATH_INFO" => "/#{File.basename(result)}"))
+    end
   end
 end
 

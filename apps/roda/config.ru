@@ -1,9 +1,9 @@
 # frozen_string_literal: true
 
-# The bundled Roda workload app: the endpoints of apps/shared/workloads.rb in
-# a routing tree, the page through Roda's render plugin.
+# The bundled Roda workload app: each endpoint of apps/shared/catalogue.rb
+# as a branch of the routing tree, the page through Roda's render plugin.
 require "roda"
-require_relative "../shared/workloads"
+require_relative "../shared/catalogue"
 
 class RodaWorkloads < Roda
   plugin :render, views: Workloads::VIEWS_DIR, engine: "html.erb", layout: false
@@ -25,21 +25,17 @@ class RodaWorkloads < Roda
   not_found { plain("not found") }
 
   route do |r|
-    r.get("hello") { plain(Workloads.hello) }
-    r.get("sleep", Integer) { |ms| plain(Workloads.pause(ms)) }
-    r.get("fibonacci", Integer) { |n| plain(Workloads.fibonacci_answer(n)) }
-    r.get("primes", Integer) { |n| plain(Workloads.primes_answer(n, r.params["cache"] == "1")) }
-    r.get("template-render") { page(Workloads.page_locals) }
-    r.get("network-io") { plain(Workloads.network_io) }
-    r.get("network-io-render") { page(Workloads.page_locals(upstream_html: Workloads::Upstream.fetch)) }
-    r.get("db") { plain(Workloads::Database.visit) }
-    r.get("cache") { plain(Workloads::Cache.visit) }
-    r.get("static") { send_file(Workloads::STATIC_PAGE, type: HTML) }
+    Workloads::CATALOGUE.each do |endpoint|
+      r.get(*endpoint.segments) { |*args| respond(endpoint, endpoint.call(args, r.params)) }
+    end
+    nil # no branch matched: not_found answers
+  end
 
-    r.get("sleep-render", Integer) do |ms|
-      locals = Workloads.page_locals(slept_ms: ms)
-      Workloads.pause(ms)
-      page(locals)
+  def respond(endpoint, result)
+    case endpoint.kind
+    when :plain then plain(result)
+    when :page then page(result)
+    else send_file(result, type: HTML)
     end
   end
 

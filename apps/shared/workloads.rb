@@ -5,9 +5,9 @@ require "erb"
 
 # The work behind the bundled apps' endpoints, shared by apps/{rack,sinatra,roda,rails}
 # so that every framework does exactly the same work and gives the same answers;
-# the frameworks differ only in routing, views and responses. Each config.ru
-# requires this file; rackbench's own catalogue of expected answers lives in
-# lib/rackbench/targets/apps.rb.
+# the frameworks differ only in routing, views and responses. The endpoints
+# that call it, with their routes and expected answers, are catalogue.rb's
+# entries, which each app mounts.
 #
 #   Workloads.fibonacci(25)                   # => 75025, computed recursively (CPU)
 #   Workloads.prime_sum(10_000, cache: true)  # => 5736396, memoised per process

@@ -1,34 +1,21 @@
 # frozen_string_literal: true
 
-# The bundled Sinatra workload app: the endpoints of apps/shared/workloads.rb
-# as Sinatra routes, the page through Sinatra's erb.
+# The bundled Sinatra workload app: each endpoint of apps/shared/catalogue.rb
+# as a Sinatra route, the page through Sinatra's erb.
 require "sinatra/base"
-require_relative "../shared/workloads"
+require_relative "../shared/catalogue"
 
 class SinatraWorkloads < Sinatra::Base
   set :views, Workloads::VIEWS_DIR
   set :public_folder, Workloads::PUBLIC_DIR
-  set :static, false # /static is a route below; nothing else is served from disk
+  set :static, false # /static is a route of the catalogue; nothing else is served from disk
   set :show_exceptions, false
   helpers ERB::Util
 
   before { content_type :text }
 
-  get("/hello") { Workloads.hello }
-  get(%r{/sleep/(\d+)}) { |ms| Workloads.pause(ms.to_i) }
-  get(%r{/fibonacci/(\d+)}) { |n| Workloads.fibonacci_answer(n.to_i) }
-  get(%r{/primes/(\d+)}) { |n| Workloads.primes_answer(n.to_i, params["cache"] == "1") }
-  get("/template-render") { page(Workloads.page_locals) }
-  get("/network-io") { Workloads.network_io }
-  get("/network-io-render") { page(Workloads.page_locals(upstream_html: Workloads::Upstream.fetch)) }
-  get("/db") { Workloads::Database.visit }
-  get("/cache") { Workloads::Cache.visit }
-  get("/static") { send_file Workloads::STATIC_PAGE, type: :html }
-
-  get(%r{/sleep-render/(\d+)}) do |ms|
-    locals = Workloads.page_locals(slept_ms: ms.to_i)
-    Workloads.pause(ms.to_i)
-    page(locals)
+  Workloads::CATALOGUE.each do |endpoint|
+    get(endpoint.regexp) { |*args| respond(endpoint, endpoint.call(args, params)) }
   end
 
   error(Workloads::Upstream::Unavailable, Workloads::Cache::Unavailable) do
@@ -39,6 +26,14 @@ class SinatraWorkloads < Sinatra::Base
   not_found { "not found" }
 
   helpers do
+    def respond(endpoint, result)
+      case endpoint.kind
+      when :plain then result
+      when :page then page(result)
+      else send_file(result, type: :html)
+      end
+    end
+
     def page(locals)
       content_type :html
       erb :page, locals: locals

@@ -17,6 +17,7 @@ struct mix_endpoint;
 #define CONFIG_DEFAULT_DURATION_NS (10ULL * 1000000000ULL)
 #define CONFIG_DEFAULT_TIMEOUT_NS (2ULL * 1000000000ULL)
 #define CONFIG_DEFAULT_INTERVAL_NS (1ULL * 1000000000ULL)
+#define CONFIG_DEFAULT_GRACE_NS (1ULL * 1000000000ULL)
 #define CONFIG_MAX_EXPECT_STATUS 32
 
 typedef struct config {
@@ -28,7 +29,10 @@ typedef struct config {
     int threads;
     uint64_t duration_ns;       /* counted window; UINT64_MAX with -n alone */
     uint64_t warmup_ns;         /* load applied before the counted window */
+    uint64_t grace_ns;          /* after the window: how long its requests still waiting may complete */
     double rate_per_s;          /* 0: closed loop; > 0: open loop, total rate */
+    int arrivals;               /* open loop: SCHEDULE_UNIFORM or SCHEDULE_POISSON (schedule.h) */
+    uint64_t seed;              /* open loop, poisson: the generator's seed (thread t draws from seed + t) */
     uint64_t timeout_ns;
     uint64_t requests_limit;    /* -n: stop after this many counted; 0: none */
     uint64_t stall_ns;          /* -n alone: end the run after this long without a response */
@@ -46,6 +50,7 @@ typedef struct config {
     size_t expect_body_len;
     int json;
     int allow_remote;
+    int request_start;          /* --request-start: stamp each request with X-Request-Start */
     int head_request;           /* method is HEAD: responses carry no body */
     /* the serialized requests, one per path */
     char **requests;

@@ -33,6 +33,10 @@
 #define MAIN_SPARE_FDS 64
 #define MAIN_MAX_THREADS 256
 #define MAIN_OPT_STALL_TIMEOUT 1001 /* long options without a letter */
+#define MAIN_OPT_ARRIVALS 1002
+#define MAIN_OPT_SEED 1003
+#define MAIN_OPT_GRACE 1004
+#define MAIN_DEFAULT_SEED 1
 
 static const char main_usage[] =
     "Usage: rackbench-load [options] URL\n"
@@ -42,7 +46,11 @@ static const char main_usage[] =
     "  -d, --duration T       counted duration: 10s, 500ms, 2m (default 10s)\n"
     "      --warmup T         apply load for T first, not counted\n"
     "  -R, --rate R           open loop at R requests/s in total (latency from scheduled send)\n"
+    "      --arrivals A       open loop: uniform (evenly spaced, the default) or poisson (random)\n"
+    "      --seed N           poisson arrivals: the generator's seed (default 1): same seed, same times\n"
     "      --timeout T        a request without a full response after T is a timeout (default 2s)\n"
+    "      --grace T          after the window, how long its requests still waiting may complete\n"
+    "                         (default 1s); those that do not are censored at their age then\n"
     "  -n, --requests N       stop after N counted requests\n"
     "      --stall-timeout T  with -n and no -d: end the run after T without a response\n"
     "                         (default twice --timeout, at least 10s)\n"
@@ -57,6 +65,7 @@ static const char main_usage[] =
     "      --weight N         the current endpoint's weight in the mix (default 1)\n"
     "      --json             print the result as JSON\n"
     "      --allow-remote     allow targets other than loopback and unix sockets\n"
+    "      --request-start    stamp each request 'X-Request-Start: t=<microseconds since the epoch>' as it is sent\n"
     "  -h, --help             this text\n"
     "  -v, --version          the version\n";
 
@@ -147,6 +156,9 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         {"timeout", required_argument, NULL, 'T'},
         {"requests", required_argument, NULL, 'n'},
         {"stall-timeout", required_argument, NULL, MAIN_OPT_STALL_TIMEOUT},
+        {"arrivals", required_argument, NULL, MAIN_OPT_ARRIVALS},
+        {"seed", required_argument, NULL, MAIN_OPT_SEED},
+        {"grace", required_argument, NULL, MAIN_OPT_GRACE},
         {"interval", required_argument, NULL, 'I'},
         {"header", required_argument, NULL, 'H'},
         {"method", required_argument, NULL, 'm'},
@@ -158,6 +170,7 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         {"weight", required_argument, NULL, 'w'},
         {"json", no_argument, NULL, 'J'},
         {"allow-remote", no_argument, NULL, 'A'},
+        {"request-start", no_argument, NULL, 'Q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'v'},
         {NULL, 0, NULL, 0},
@@ -179,6 +192,9 @@ static void main_parse(config_t *cfg, int argc, char **argv)
     if (!cfg->headers || !cfg->paths)
         main_die("out of memory");
     int duration_set = 0;
+    int arrivals_set = 0;
+    cfg->seed = MAIN_DEFAULT_SEED;
+    cfg->grace_ns = CONFIG_DEFAULT_GRACE_NS;
 
     opterr = 0;
     int opt;
@@ -201,6 +217,14 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         case 'T': cfg->timeout_ns = main_duration("--timeout", optarg); break;
         case 'n': cfg->requests_limit = main_count("-n", optarg, 1); break;
         case MAIN_OPT_STALL_TIMEOUT: cfg->stall_ns = main_duration("--stall-timeout", optarg); break;
+        case MAIN_OPT_ARRIVALS:
+            cfg->arrivals = schedule_parse_arrivals(optarg);
+            if (cfg->arrivals < 0)
+                main_die("bad --arrivals %s: expected uniform or poisson", optarg);
+            arrivals_set = 1;
+            break;
+        case MAIN_OPT_SEED: cfg->seed = main_count("--seed", optarg, 0); break;
+        case MAIN_OPT_GRACE: cfg->grace_ns = main_duration("--grace", optarg); break;
         case 'I': cfg->interval_ns = main_duration("--interval", optarg); break;
         case 'H':
             if (!strchr(optarg, ':') || strpbrk(optarg, "\r\n") || optarg[0] == ':')
@@ -241,6 +265,7 @@ static void main_parse(config_t *cfg, int argc, char **argv)
             break;
         case 'J': cfg->json = 1; break;
         case 'A': cfg->allow_remote = 1; break;
+        case 'Q': cfg->request_start = 1; break;
         case 'h': fputs(main_usage, stdout); exit(0);
         case 'v': printf("rackbench-load %s\n", MAIN_VERSION); exit(0);
         case ':': main_die("option %s needs a value (see --help)", argv[optind - 1]);
@@ -256,6 +281,8 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         main_die("at most %d threads", MAIN_MAX_THREADS);
     if (cfg->timeout_ns == 0 || cfg->interval_ns == 0)
         main_die("--timeout and --interval must be above 0");
+    if (arrivals_set && cfg->rate_per_s <= 0)
+        main_die("--arrivals needs --rate: arrivals are the open loop's schedule");
     if (!duration_set)
         cfg->duration_ns = cfg->requests_limit ? UINT64_MAX : CONFIG_DEFAULT_DURATION_NS;
     cfg->stall_ns = schedule_stall_ns(cfg->timeout_ns, cfg->stall_ns);

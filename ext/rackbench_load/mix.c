@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "output.h"
 #include "request.h"
 
 /* What the options before the first --endpoint set: every endpoint starts from it. */
@@ -182,9 +183,29 @@ void mix_record(mix_worker_t *m, int e, uint64_t latency_us, int status, int che
     hist_record(s->latency_us, latency_us);
 }
 
+void mix_issue(mix_worker_t *m, int e)
+{
+    censor_issue(&m->stats[e].cohort);
+}
+
+void mix_withdraw(mix_worker_t *m, int e)
+{
+    censor_withdraw(&m->stats[e].cohort);
+}
+
+void mix_complete(mix_worker_t *m, int e, uint64_t latency_us)
+{
+    censor_complete(&m->stats[e].cohort, latency_us);
+}
+
 void mix_error(mix_worker_t *m, int e)
 {
     m->stats[e].err_other++;
+}
+
+void mix_censor(mix_worker_t *m, int e, int kind, uint64_t age_us)
+{
+    censor_record(&m->stats[e].cohort, kind, age_us);
 }
 
 /* ---- merged ----------------------------------------------------------- */
@@ -196,7 +217,7 @@ mix_stats_t *mix_stats_new(const config_t *cfg)
     mix_stats_t *stats = calloc((size_t)cfg->endpoint_count, sizeof(mix_stats_t));
     for (int i = 0; stats && i < cfg->endpoint_count; i++) {
         stats[i].latency_us = mix_hist();
-        if (!stats[i].latency_us) {
+        if (!stats[i].latency_us || censor_init(&stats[i].cohort) < 0) {
             mix_stats_free(stats, cfg);
             return NULL;
         }
@@ -212,13 +233,16 @@ void mix_stats_merge(mix_stats_t *dst, const mix_worker_t *src, const config_t *
         dst[i].err_check += src->stats[i].err_check;
         dst[i].err_other += src->stats[i].err_other;
         hist_merge(dst[i].latency_us, src->stats[i].latency_us);
+        censor_merge(&dst[i].cohort, &src->stats[i].cohort);
     }
 }
 
 void mix_stats_free(mix_stats_t *stats, const config_t *cfg)
 {
-    for (int i = 0; stats && i < cfg->endpoint_count; i++)
+    for (int i = 0; stats && i < cfg->endpoint_count; i++) {
         hist_free(stats[i].latency_us);
+        censor_free(&stats[i].cohort);
+    }
     free(stats);
 }
 
@@ -256,15 +280,10 @@ void mix_json(FILE *out, const config_t *cfg, const mix_stats_t *stats, double d
         fprintf(out, ",\"latency_us\":{\"mean\":%.3f,\"max\":%llu,\"p50\":%llu,\"p90\":%llu,\"p99\":%llu}", hist_mean(h),
                 (unsigned long long)h->max, (unsigned long long)hist_percentile(h, 50),
                 (unsigned long long)hist_percentile(h, 90), (unsigned long long)hist_percentile(h, 99));
-        fputs(",\"histogram\":[", out);
-        size_t it = 0;
-        uint64_t value, count;
-        int first = 1;
-        while (hist_next_bucket(h, &it, &value, &count)) {
-            fprintf(out, "%s[%llu,%llu]", first ? "" : ",", (unsigned long long)value, (unsigned long long)count);
-            first = 0;
-        }
-        fputs("]}", out);
+        fputs(",\"histogram\":", out);
+        output_json_histogram(out, h);
+        output_json_window_requests(out, &s->cohort);
+        fputc('}', out);
     }
     fputc(']', out);
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "censor.h"
 #include "hist.h"
 
 struct config;
@@ -45,11 +46,12 @@ typedef struct mix_endpoint {
 
 /* One endpoint's counted requests and errors (per thread, then merged). */
 typedef struct mix_stats {
-    uint64_t requests;      /* complete responses */
+    uint64_t requests;      /* complete responses in the window */
     uint64_t non_success;   /* responses outside 2xx/3xx */
     uint64_t err_check;     /* its --expect-status / --expect-body failed */
     uint64_t err_other;     /* connect, read, write, timeout, malformed while it was in flight */
-    hist_t *latency_us;
+    hist_t *latency_us;     /* latencies of responses counted in the window */
+    censor_t cohort;        /* its requests of the window, completed or censored (censor.h) */
 } mix_stats_t;
 
 /* A thread's weighted round robin and counts. */
@@ -72,15 +74,23 @@ void mix_worker_free(mix_worker_t *m, const struct config *cfg);
 int mix_pick(mix_worker_t *m, const struct config *cfg, const char **req, size_t *len);
 /* Whether endpoint e's checks fail for this response. */
 int mix_check_failed(const struct config *cfg, int e, int status, int expect_found);
+/* Endpoint e's response counted in the window. */
 void mix_record(mix_worker_t *m, int e, uint64_t latency_us, int status, int check_failed);
+/* Endpoint e's request of the window issued, and completed (censor.h). */
+void mix_issue(mix_worker_t *m, int e);
+void mix_withdraw(mix_worker_t *m, int e);
+void mix_complete(mix_worker_t *m, int e, uint64_t latency_us);
 void mix_error(mix_worker_t *m, int e);
+/* Endpoint e's request of the window without a response, censored at age_us (kind: enum censor_kind). */
+void mix_censor(mix_worker_t *m, int e, int kind, uint64_t age_us);
 
 /* Merged stats of all threads: an array of cfg->endpoint_count, or NULL. */
 mix_stats_t *mix_stats_new(const struct config *cfg);
 void mix_stats_merge(mix_stats_t *dst, const mix_worker_t *src, const struct config *cfg);
 void mix_stats_free(mix_stats_t *stats, const struct config *cfg);
 
-/* ,"endpoints":[{"name":..,"weight":..,"requests":..,"requests_per_s":..,"errors":{..},"latency_us":{..}}] */
+/* ,"endpoints":[{"name":..,"weight":..,"requests":..,"requests_per_s":..,"errors":{..},"latency_us":{..},
+   "censored":{..},"latency_all_us":{..},"latency_all_censored":{..}}] */
 void mix_json(FILE *out, const struct config *cfg, const mix_stats_t *stats, double duration_s);
 /* One line per endpoint for the human summary. */
 void mix_human(FILE *out, const struct config *cfg, const mix_stats_t *stats, double duration_s);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "schedule.h"
 #include "units.h"
 
 /* The percentiles reported, with their JSON names. */
@@ -24,6 +25,8 @@ static const struct {
 /* Shares of the requests above which non-2xx/3xx statuses or errors earn a warning. */
 #define OUTPUT_BAD_STATUS_SHARE 0.01
 #define OUTPUT_ERROR_SHARE 0.01
+/* The share of requests without a response above which the summary warns of censoring. */
+#define OUTPUT_UNFINISHED_SHARE 0.01
 /* Open loop: how far below the target rate the achieved rate may fall unremarked. */
 #define OUTPUT_RATE_SHORTFALL_SHARE 0.01
 
@@ -59,9 +62,24 @@ void output_warnings(const config_t *cfg, const run_result_t *r, output_warnings
                        "for the server, not its capacity (add -t threads or give the client its own core)",
                     r->max_thread_cpu_share * 100);
     if (c->err_timeout)
-        output_warn(w, "%llu requests timed out after %.3gs: their latencies are censored (left out of the "
-                       "percentiles); raise --timeout to see the tail",
+        output_warn(w, "%llu requests timed out after %.3gs: their latencies are censored (in latency_all_us as "
+                       "lower bounds, not in latency_us); raise --timeout to see the tail",
                     (unsigned long long)c->err_timeout, (double)cfg->timeout_ns / 1e9);
+    const censor_t *cohort = &r->cohort;
+    uint64_t censored = censor_total(cohort);
+    uint64_t everything = censor_requests(cohort);
+    if (censored && (double)censored > OUTPUT_UNFINISHED_SHARE * (double)everything) {
+        int bound;
+        uint64_t p50 = censor_percentile(cohort, 50, &bound);
+        char a[32];
+        output_warn(w, "%.1f %% of the window's requests had no response (%llu timed out, %llu in flight and %llu "
+                       "never sent when the run stopped): their latencies are censored, and the median of all is "
+                       "%s%s%s",
+                    100.0 * (double)censored / (double)everything, (unsigned long long)cohort->count[CENSOR_TIMEOUT],
+                    (unsigned long long)cohort->count[CENSOR_IN_FLIGHT],
+                    (unsigned long long)cohort->count[CENSOR_UNSENT], bound ? "at least " : "",
+                    units_format_us(a, sizeof(a), (double)p50), bound ? ": the server is past its capacity" : "");
+    }
     uint64_t ok = 0;
     for (int s = 200; s < 400; s++)
         ok += c->status[s];
@@ -90,8 +108,8 @@ void output_warnings(const config_t *cfg, const run_result_t *r, output_warnings
                     (double)cfg->stall_ns / 1e9, (unsigned long long)c->requests,
                     (unsigned long long)cfg->requests_limit);
     if (c->unsent)
-        output_warn(w, "%llu requests due in the counted window were never sent (every connection was busy): "
-                       "the server fell behind the schedule; add connections (-c)",
+        output_warn(w, "%llu requests due in the counted window were never sent (every connection was busy until "
+                       "the run stopped): the server fell behind the schedule; add connections (-c) if it did not",
                     (unsigned long long)c->unsent);
 }
 
@@ -109,22 +127,41 @@ void output_human(FILE *out, const config_t *cfg, const run_result_t *r)
         fprintf(out, " (after %.2fs warm-up)", (double)cfg->warmup_ns / 1e9);
     fprintf(out, "\n  %d threads and %llu connections, ", threads, (unsigned long long)cfg->connections);
     if (cfg->rate_per_s > 0)
-        fprintf(out, "open loop at %.1f req/s (latency from scheduled send time)\n", cfg->rate_per_s);
+        fprintf(out, "open loop at %.1f req/s, %s arrivals (latency from scheduled send time)\n", cfg->rate_per_s,
+                schedule_arrivals_name(cfg->arrivals));
     else
-        fprintf(out, "closed loop\n");
+        fprintf(out, "closed loop (latency from send on a free connection; stalls are under-sampled)\n");
 
     fprintf(out, "  Latency     %10s %10s %10s %10s\n", "Mean", "Stdev", "Min", "Max");
     fprintf(out, "              %10s %10s %10s %10s\n", units_format_us(a, sizeof(a), hist_mean(h)),
             units_format_us(b, sizeof(b), hist_stdev(h)),
             units_format_us(d, sizeof(d), (double)(h->total ? h->min : 0)),
             units_format_us(e, sizeof(e), (double)h->max));
-    fprintf(out, "  Latency Distribution\n");
-    for (size_t i = 0; i < OUTPUT_PERCENTILE_COUNT; i++)
-        fprintf(out, "  %7s %10s\n", output_percentiles[i].label,
-                units_format_us(a, sizeof(a), (double)hist_percentile(h, output_percentiles[i].percentile)));
-    if (c->err_timeout)
-        fprintf(out, "  (%llu latencies censored: requests timed out after %s)\n",
-                (unsigned long long)c->err_timeout, units_format_us(a, sizeof(a), (double)cfg->timeout_ns / 1e3));
+    const censor_t *cohort = &r->cohort;
+    uint64_t censored = censor_total(cohort);
+    if (censored == 0) {
+        fprintf(out, "  Latency Distribution\n");
+        for (size_t i = 0; i < OUTPUT_PERCENTILE_COUNT; i++)
+            fprintf(out, "  %7s %10s\n", output_percentiles[i].label,
+                    units_format_us(a, sizeof(a), (double)hist_percentile(h, output_percentiles[i].percentile)));
+    } else {
+        fprintf(out, "  Latency Distribution %12s %14s\n", "completed", "all requests");
+        for (size_t i = 0; i < OUTPUT_PERCENTILE_COUNT; i++) {
+            int bound;
+            uint64_t all = censor_percentile(cohort, output_percentiles[i].percentile, &bound);
+            char marked[48];
+            snprintf(marked, sizeof(marked), "%s%s", bound ? ">= " : "", units_format_us(b, sizeof(b), (double)all));
+            fprintf(out, "  %7s %25s %14s\n", output_percentiles[i].label,
+                    units_format_us(a, sizeof(a), (double)hist_percentile(h, output_percentiles[i].percentile)), marked);
+        }
+        fprintf(out, "  (completed: responses in the window; all requests: the %llu requests of the window, %llu of "
+                     "them censored, '>=' a lower bound: %llu timed out after %s, %llu in flight and %llu never sent "
+                     "when the run stopped)\n",
+                (unsigned long long)censor_requests(cohort), (unsigned long long)censored,
+                (unsigned long long)cohort->count[CENSOR_TIMEOUT],
+                units_format_us(a, sizeof(a), (double)cfg->timeout_ns / 1e3),
+                (unsigned long long)cohort->count[CENSOR_IN_FLIGHT], (unsigned long long)cohort->count[CENSOR_UNSENT]);
+    }
 
     fprintf(out, "  %llu requests in %.2fs, %s read\n", (unsigned long long)c->requests, r->duration_s,
             units_format_bytes(a, sizeof(a), (double)c->bytes));
@@ -139,8 +176,9 @@ void output_human(FILE *out, const config_t *cfg, const run_result_t *r)
     fprintf(out, "%s\n", any ? "" : " none");
     fprintf(out, "  Reconnects: %llu (server closed after a complete response)\n", (unsigned long long)c->reconnects);
     if (cfg->rate_per_s > 0)
-        fprintf(out, "  Unsent: %llu (due in the counted window, never sent: every connection busy)\n",
-                (unsigned long long)c->unsent);
+        fprintf(out, "  Scheduled: %llu in the window; unsent: %llu (due in it, never sent: every "
+                     "connection busy)\n",
+                (unsigned long long)c->scheduled, (unsigned long long)c->unsent);
     fprintf(out, "  Errors: connect %llu, read %llu, write %llu, timeout %llu, malformed %llu, check %llu\n",
             (unsigned long long)c->err_connect, (unsigned long long)c->err_read, (unsigned long long)c->err_write,
             (unsigned long long)c->err_timeout, (unsigned long long)c->err_malformed,
@@ -176,6 +214,42 @@ void output_human(FILE *out, const config_t *cfg, const run_result_t *r)
 }
 
 /* ---- JSON ------------------------------------------------------------- */
+
+void output_json_histogram(FILE *out, const hist_t *h)
+{
+    size_t it = 0;
+    uint64_t value, count;
+    fputc('[', out);
+    for (int first = 1; hist_next_bucket(h, &it, &value, &count); first = 0)
+        fprintf(out, "%s[%llu,%llu]", first ? "" : ",", (unsigned long long)value, (unsigned long long)count);
+    fputc(']', out);
+}
+
+void output_json_window_requests(FILE *out, const censor_t *cohort)
+{
+    fprintf(out, ",\"window_requests\":{\"total\":%llu,\"completed\":%llu,\"failed\":%llu,\"censored\":%llu",
+            (unsigned long long)censor_requests(cohort), (unsigned long long)cohort->latency_us->total,
+            (unsigned long long)censor_failed(cohort), (unsigned long long)censor_total(cohort));
+    for (int k = 0; k < CENSOR_KINDS; k++)
+        fprintf(out, ",\"%s\":%llu", censor_kind_name(k), (unsigned long long)cohort->count[k]);
+    fputs(",\"histogram\":", out);
+    output_json_histogram(out, cohort->latency_us);
+    fputs(",\"censored_histogram\":", out);
+    output_json_histogram(out, cohort->age_us);
+    int bound[OUTPUT_PERCENTILE_COUNT + 1];
+    fputs("},\"latency_all_us\":{", out);
+    for (size_t i = 0; i <= OUTPUT_PERCENTILE_COUNT; i++) {
+        double p = i < OUTPUT_PERCENTILE_COUNT ? output_percentiles[i].percentile : 100;
+        const char *name = i < OUTPUT_PERCENTILE_COUNT ? output_percentiles[i].json_name : "max";
+        fprintf(out, "%s\"%s\":%llu", i ? "," : "", name,
+                (unsigned long long)censor_percentile(cohort, p, &bound[i]));
+    }
+    fputs("},\"latency_all_censored\":{", out);
+    for (size_t i = 0; i <= OUTPUT_PERCENTILE_COUNT; i++)
+        fprintf(out, "%s\"%s\":%s", i ? "," : "",
+                i < OUTPUT_PERCENTILE_COUNT ? output_percentiles[i].json_name : "max", bound[i] ? "true" : "false");
+    fputc('}', out);
+}
 
 static void output_json_string(FILE *out, const char *s)
 {
@@ -220,13 +294,23 @@ void output_json(FILE *out, const config_t *cfg, const run_result_t *r)
     else
         fputs(",\"target_rate_per_s\":null", out);
     fprintf(out, ",\"latency_origin\":\"%s\"", cfg->rate_per_s > 0 ? "scheduled" : "issued");
-    fprintf(out, ",\"warmup_s\":%.6f,\"duration_s\":%.6f,\"timeout_s\":%.6f,\"interval_s\":%.6f",
-            (double)cfg->warmup_ns / 1e9, secs, (double)cfg->timeout_ns / 1e9, (double)cfg->interval_ns / 1e9);
+    if (cfg->rate_per_s > 0)
+        fprintf(out, ",\"arrivals\":\"%s\",\"seed\":%llu", schedule_arrivals_name(cfg->arrivals),
+                (unsigned long long)cfg->seed);
+    else
+        fputs(",\"arrivals\":null,\"seed\":null", out);
+    fprintf(out, ",\"warmup_s\":%.6f,\"duration_s\":%.6f,\"timeout_s\":%.6f,\"interval_s\":%.6f,\"grace_s\":%.6f",
+            (double)cfg->warmup_ns / 1e9, secs, (double)cfg->timeout_ns / 1e9, (double)cfg->interval_ns / 1e9,
+            (double)cfg->grace_ns / 1e9);
     fprintf(out, ",\"requests\":%llu,\"bytes\":%llu", (unsigned long long)c->requests, (unsigned long long)c->bytes);
     fprintf(out, ",\"requests_per_s\":%.3f,\"bytes_per_s\":%.3f", secs > 0 ? (double)c->requests / secs : 0.0,
             secs > 0 ? (double)c->bytes / secs : 0.0);
     fprintf(out, ",\"reconnects\":%llu", (unsigned long long)c->reconnects);
     fprintf(out, ",\"unsent\":%llu,\"stalled\":%s", (unsigned long long)c->unsent, r->stalled ? "true" : "false");
+    if (cfg->rate_per_s > 0)
+        fprintf(out, ",\"scheduled\":%llu", (unsigned long long)c->scheduled);
+    else
+        fputs(",\"scheduled\":null", out);
     fprintf(out,
             ",\"errors\":{\"connect\":%llu,\"read\":%llu,\"write\":%llu,\"timeout\":%llu,\"malformed\":%llu,"
             "\"check\":%llu}",
@@ -242,21 +326,16 @@ void output_json(FILE *out, const config_t *cfg, const run_result_t *r)
         }
     }
     fputc('}', out);
-    fprintf(out, ",\"latency_censored\":%llu", (unsigned long long)c->err_timeout);
+    fprintf(out, ",\"latency_censored\":%llu", (unsigned long long)censor_total(&r->cohort));
     fprintf(out, ",\"latency_us\":{\"mean\":%.3f,\"stdev\":%.3f,\"min\":%llu,\"max\":%llu", hist_mean(h),
             hist_stdev(h), (unsigned long long)(h->total ? h->min : 0), (unsigned long long)h->max);
     for (size_t i = 0; i < OUTPUT_PERCENTILE_COUNT; i++)
         fprintf(out, ",\"%s\":%llu", output_percentiles[i].json_name,
                 (unsigned long long)hist_percentile(h, output_percentiles[i].percentile));
-    fputs("},\"histogram\":[", out);
-    size_t it = 0;
-    uint64_t value, count;
-    first = 1;
-    while (hist_next_bucket(h, &it, &value, &count)) {
-        fprintf(out, "%s[%llu,%llu]", first ? "" : ",", (unsigned long long)value, (unsigned long long)count);
-        first = 0;
-    }
-    fputs("],\"series\":[", out);
+    fputs("},\"histogram\":", out);
+    output_json_histogram(out, h);
+    output_json_window_requests(out, &r->cohort);
+    fputs(",\"series\":[", out);
     const series_t *s = &r->series;
     for (size_t i = 0; i < s->len; i++) {
         const series_slot_t *slot = &s->slots[i];

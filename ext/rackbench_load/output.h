@@ -32,4 +32,17 @@ void output_human(FILE *out, const config_t *cfg, const run_result_t *r);
 /* output_json - one JSON object followed by a newline. */
 void output_json(FILE *out, const config_t *cfg, const run_result_t *r);
 
+/* output_json_histogram - a histogram's non-empty buckets: [[value_us,count],...]. */
+void output_json_histogram(FILE *out, const hist_t *h);
+
+/*
+ * output_json_window_requests - the window's requests (censor.h) and the
+ * percentiles over all of them: ,"window_requests":{"total":n,
+ * "completed":n,"failed":n,"censored":n,"timeout":n,"in_flight":n,
+ * "unsent":n,"histogram":[..],"censored_histogram":[..]},
+ * "latency_all_us":{"p50":..,"max":..},"latency_all_censored":{"p50":false,..}
+ * (true: the value is a lower bound).
+ */
+void output_json_window_requests(FILE *out, const censor_t *cohort);
+
 #endif

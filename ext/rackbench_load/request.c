@@ -18,6 +18,18 @@ static int request_has_header(const char **headers, int count, const char *name)
     return 0;
 }
 
+size_t request_stamp(char *dst, size_t cap, const char *req, size_t len, uint64_t epoch_us)
+{
+    const char *eol = memmem(req, len, "\r\n", 2);
+    if (!eol || cap < len + REQUEST_STAMP_BYTES)
+        return 0;
+    size_t line = (size_t)(eol - req) + 2;
+    memcpy(dst, req, line);
+    int n = snprintf(dst + line, REQUEST_STAMP_BYTES + 1, "X-Request-Start: t=%llu\r\n", (unsigned long long)epoch_us);
+    memcpy(dst + line + (size_t)n, req + line, len - line);
+    return len + (size_t)n;
+}
+
 char *request_serialize(const char *method, const char *host, const char **headers, int header_count,
                         const char *body, size_t body_len, const char *path, size_t *len)
 {

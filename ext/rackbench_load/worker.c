@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "worker.h"
+#include "request.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -63,6 +64,8 @@ typedef struct conn {
     size_t req_len;
     int endpoint;          /* the mix endpoint of the request in flight */
     size_t req_off;
+    char *stamped;         /* --request-start: this request with its X-Request-Start */
+    size_t stamped_cap;
     http_parser_t parser;
 } conn_t;
 
@@ -75,6 +78,7 @@ typedef struct worker {
     size_t conn_count;
     char *buf;
     hist_t *latency_us;
+    censor_t cohort;        /* the window's requests (censor.h) */
     series_t series;
     worker_counts_t counts;
     mix_worker_t mix;
@@ -85,11 +89,12 @@ typedef struct worker {
     uint64_t next_tick_ns;
     /* open loop */
     int open_loop;
-    double sched_interval_ns;
-    uint64_t sched_index;
-    uint64_t sched_next_ns;
+    double rate_per_s;      /* this thread's share of the rate */
+    uint64_t seed;          /* this thread's poisson seed */
+    schedule_t sched;
     uint64_t timer_at_ns;
-    uint64_t stopped_ns;    /* when this thread's loop ended */
+    uint64_t stopped_ns;    /* when this thread's loop ended (at the latest, the grace's end) */
+    int grace_started;      /* the window closed: only its requests are still served */
     uint64_t progress_published_ns; /* last response time this thread published */
     conn_t **idle;
     size_t idle_count;
@@ -119,9 +124,23 @@ void worker_stop(void)
         atomic_store(&worker_stop_ns, worker_now_ns());
 }
 
+/* Counted: a completion or an error in the window (throughput, errors, series). */
 static int worker_counting(const worker_t *w, uint64_t now)
 {
     return now >= w->measure_ns && now < w->end_ns;
+}
+
+/* The window's requests: scheduled (open) or issued (closed) in it; their
+   latencies, or ages when censored, make the latency distribution. */
+static int worker_in_window(const worker_t *w, uint64_t start_ns)
+{
+    return start_ns >= w->measure_ns && start_ns < w->end_ns;
+}
+
+/* Closed loop: requests are issued in the window, none in the grace after it. */
+static int worker_issuing(const worker_t *w, uint64_t now)
+{
+    return now < w->end_ns;
 }
 
 /* ---- epoll bookkeeping ------------------------------------------------ */
@@ -173,23 +192,40 @@ static int worker_status_expected(const config_t *cfg, int status)
     return 0;
 }
 
-/* Count one complete response; returns 0 when the run must stop (-n reached). */
+/*
+ * One complete response: counted (requests, latency_us, status, series)
+ * when it completed in the window; in the window's requests (censor.h)
+ * when its request belongs to the window, whenever it completed. Returns 0
+ * when the run must stop (-n reached).
+ */
 static int worker_record(worker_t *w, conn_t *c, uint64_t now)
 {
-    if (!worker_counting(w, now))
-        return 1;
     const config_t *cfg = w->cfg;
+    int counting = worker_counting(w, now);
     int keep_going = 1;
-    if (cfg->requests_limit) {
+    if (counting && cfg->requests_limit) {
         unsigned long long ticket = atomic_fetch_add(&worker_counted, 1);
-        if (ticket >= cfg->requests_limit)
+        if (ticket >= cfg->requests_limit) {
+            if (worker_in_window(w, c->start_ns)) { /* past the count: as if never asked */
+                censor_withdraw(&w->cohort);
+                if (cfg->endpoint_count)
+                    mix_withdraw(&w->mix, c->endpoint);
+            }
             return 0;
+        }
         if (ticket + 1 == cfg->requests_limit) {
             worker_stop();
             keep_going = 0;
         }
     }
     uint64_t latency_us = (now - c->start_ns + UNITS_NS_PER_US / 2) / UNITS_NS_PER_US;
+    if (worker_in_window(w, c->start_ns)) {
+        censor_complete(&w->cohort, latency_us);
+        if (cfg->endpoint_count)
+            mix_complete(&w->mix, c->endpoint, latency_us);
+    }
+    if (!counting)
+        return 1;
     w->counts.requests++;
     hist_record(w->latency_us, latency_us);
     series_record(&w->series, now - w->measure_ns, latency_us);
@@ -213,6 +249,27 @@ static int worker_record(worker_t *w, conn_t *c, uint64_t now)
 static void conn_connect(conn_t *c, uint64_t now);
 static void conn_send(conn_t *c, uint64_t now);
 
+/* --request-start: the request as issued, stamped with the wall clock now (a resend keeps its stamp). */
+static void conn_stamp(conn_t *c)
+{
+    size_t need = c->req_len + REQUEST_STAMP_BYTES;
+    if (c->stamped_cap < need) {
+        char *grown = realloc(c->stamped, need);
+        if (!grown)
+            return; /* out of memory: this request goes unstamped */
+        c->stamped = grown;
+        c->stamped_cap = need;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t epoch_us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+    size_t len = request_stamp(c->stamped, c->stamped_cap, c->req, c->req_len, epoch_us);
+    if (len) {
+        c->req = c->stamped;
+        c->req_len = len;
+    }
+}
+
 static void conn_issue(conn_t *c, uint64_t start_ns)
 {
     worker_t *w = c->w;
@@ -228,21 +285,44 @@ static void conn_issue(conn_t *c, uint64_t start_ns)
         c->req = cfg->requests[i];
         c->req_len = cfg->request_lens[i];
     }
+    if (cfg->request_start)
+        conn_stamp(c);
     c->req_off = 0;
     c->start_ns = start_ns;
     c->has_request = 1;
     c->resent = 0;
+    if (worker_in_window(w, start_ns)) {
+        censor_issue(&w->cohort);
+        if (cfg->endpoint_count)
+            mix_issue(&w->mix, c->endpoint);
+    }
 }
 
-/* Open loop: take the next scheduled send time if it is due. */
+/* Open loop: take the next scheduled send time if it is due (and due before
+   the window closed: the grace after it sends only what was due in it). */
 static int worker_take_due(worker_t *w, uint64_t now, uint64_t *scheduled)
 {
-    if (w->sched_next_ns > now)
+    uint64_t due = schedule_next_ns(&w->sched);
+    if (due > now || due >= w->end_ns)
         return 0;
-    *scheduled = w->sched_next_ns;
-    w->sched_index++;
-    w->sched_next_ns = schedule_slot_ns(w->start_ns, w->sched_interval_ns, w->sched_index);
+    if (worker_in_window(w, due))
+        w->counts.scheduled++;
+    *scheduled = due;
+    schedule_advance(&w->sched);
     return 1;
+}
+
+static uint64_t worker_age_us(uint64_t now, uint64_t since)
+{
+    return now > since ? (now - since + UNITS_NS_PER_US / 2) / UNITS_NS_PER_US : 0;
+}
+
+/* A request without a response, censored at its age (censor.h), also in its endpoint's counts. */
+static void worker_censor(worker_t *w, int kind, int endpoint, uint64_t age_us)
+{
+    censor_record(&w->cohort, kind, age_us);
+    if (w->cfg->endpoint_count)
+        mix_censor(&w->mix, endpoint, kind, age_us);
 }
 
 /* A connected socket with nothing in flight: send what is due, or wait. */
@@ -251,14 +331,14 @@ static void conn_ready(conn_t *c, uint64_t now)
     worker_t *w = c->w;
     if (!c->has_request) {
         uint64_t scheduled;
-        if (!w->open_loop) {
+        if (!w->open_loop && worker_issuing(w, now)) {
             conn_issue(c, now);
-        } else if (worker_take_due(w, now, &scheduled)) {
+        } else if (w->open_loop && worker_take_due(w, now, &scheduled)) {
             conn_issue(c, scheduled);
         } else {
             c->state = CONN_IDLE;
             conn_watch(c, EPOLLIN);
-            if (!c->in_idle) {
+            if (w->open_loop && !c->in_idle) {
                 c->in_idle = 1;
                 w->idle[w->idle_count++] = c;
             }
@@ -268,10 +348,13 @@ static void conn_ready(conn_t *c, uint64_t now)
     conn_send(c, now);
 }
 
-/* Drop the socket after an error; the request in flight (if any) is lost. */
+/* Drop the socket after an error; the request in flight (if any) is lost
+   (a timed-out one is censored at its age). */
 static void conn_fail(conn_t *c, int kind, uint64_t now)
 {
     worker_error(c->w, kind, now);
+    if (kind == ERR_TIMEOUT && c->has_request && worker_in_window(c->w, c->start_ns))
+        worker_censor(c->w, CENSOR_TIMEOUT, c->endpoint, worker_age_us(now, c->start_ns));
     if (c->has_request && c->w->cfg->endpoint_count && worker_counting(c->w, now))
         mix_error(&c->w->mix, c->endpoint);
     conn_close(c);
@@ -280,7 +363,7 @@ static void conn_fail(conn_t *c, int kind, uint64_t now)
         c->retry_ns = now + WORKER_RECONNECT_DELAY_NS;
         return;
     }
-    if (!c->w->open_loop)
+    if (!c->w->open_loop && worker_issuing(c->w, now))
         conn_issue(c, now);
     conn_connect(c, now);
 }
@@ -380,12 +463,13 @@ static void conn_complete(conn_t *c, uint64_t now, int extra_bytes)
         conn_fail(c, ERR_MALFORMED, now);
         return;
     }
-    if (!worker_record(w, c, now))
+    int keep_going = worker_record(w, c, now);
+    c->has_request = 0;
+    if (!keep_going)
         return;
     c->served++;
-    c->has_request = 0;
     if (!c->parser.keep_alive) {
-        if (!w->open_loop)
+        if (!w->open_loop && worker_issuing(w, now))
             conn_issue(c, now);
         conn_reconnect(c, now);
         return;
@@ -480,7 +564,7 @@ static void worker_tick(worker_t *w, uint64_t now)
         switch (c->state) {
         case CONN_CLOSED:
             if (now >= c->retry_ns) {
-                if (!w->open_loop && !c->has_request)
+                if (!w->open_loop && !c->has_request && worker_issuing(w, now))
                     conn_issue(c, now);
                 conn_connect(c, now);
             }
@@ -519,12 +603,76 @@ static void worker_dispatch(worker_t *w, uint64_t now)
         conn_issue(c, scheduled);
         conn_send(c, now);
     }
-    if (w->idle_count && w->timer_at_ns != w->sched_next_ns) {
+    uint64_t next = schedule_next_ns(&w->sched);
+    if (w->idle_count && w->timer_at_ns != next && next < w->end_ns) {
         struct itimerspec its = {0};
-        its.it_value.tv_sec = (time_t)(w->sched_next_ns / UNITS_NS_PER_S);
-        its.it_value.tv_nsec = (long)(w->sched_next_ns % UNITS_NS_PER_S);
+        its.it_value.tv_sec = (time_t)(next / UNITS_NS_PER_S);
+        its.it_value.tv_nsec = (long)(next % UNITS_NS_PER_S);
         timerfd_settime(w->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
-        w->timer_at_ns = w->sched_next_ns;
+        w->timer_at_ns = next;
+    }
+}
+
+/* ---- the window's end ---------------------------------------------- */
+
+/* -n reached: the run ended by its count, so nothing in flight is censored. */
+static int worker_count_reached(const worker_t *w)
+{
+    return w->cfg->requests_limit && atomic_load(&worker_counted) >= w->cfg->requests_limit;
+}
+
+/* A request of the window still waits: in flight, or (open loop) due in it and not yet sent. */
+static int worker_outstanding(const worker_t *w)
+{
+    if (w->open_loop && schedule_next_ns(&w->sched) < w->end_ns)
+        return 1;
+    for (size_t i = 0; i < w->conn_count; i++)
+        if (w->conns[i].has_request && worker_in_window(w, w->conns[i].start_ns))
+            return 1;
+    return 0;
+}
+
+/*
+ * When the run stops (the grace after the window over, or interrupted):
+ * each request of the window still in flight, and in open loop each slot
+ * due in the window and never sent, is censored at its age then. Unsent
+ * slots are taken from the schedule in order, each given the endpoint the
+ * mix would have picked for it.
+ */
+static void worker_censor_at_end(worker_t *w)
+{
+    uint64_t stop = w->stopped_ns;
+    if (stop <= w->measure_ns)
+        return; /* stopped before the window opened */
+    int count_reached = worker_count_reached(w);
+    for (size_t i = 0; i < w->conn_count; i++) {
+        conn_t *c = &w->conns[i];
+        if (!c->has_request || !worker_in_window(w, c->start_ns) || c->start_ns >= stop)
+            continue;
+        if (!count_reached) {
+            worker_censor(w, CENSOR_IN_FLIGHT, c->endpoint, worker_age_us(stop, c->start_ns));
+            continue;
+        }
+        censor_withdraw(&w->cohort); /* -n: the run's count was its end, not a request left waiting */
+        if (w->cfg->endpoint_count)
+            mix_withdraw(&w->mix, c->endpoint);
+    }
+    if (!w->open_loop)
+        return;
+    uint64_t window_end = w->end_ns < stop ? w->end_ns : stop;
+    for (uint64_t due = schedule_next_ns(&w->sched); due < window_end; due = schedule_next_ns(&w->sched)) {
+        int endpoint = 0;
+        if (w->cfg->endpoint_count) {
+            const char *req;
+            size_t len;
+            endpoint = mix_pick(&w->mix, w->cfg, &req, &len);
+        }
+        if (worker_in_window(w, due)) {
+            w->counts.scheduled++;
+            w->counts.unsent++;
+            worker_censor(w, CENSOR_UNSENT, endpoint, worker_age_us(stop, due));
+        }
+        schedule_advance(&w->sched);
     }
 }
 
@@ -547,13 +695,21 @@ static void *worker_main(void *arg)
     }
     w->next_tick_ns = now + WORKER_TICK_NS;
 
+    uint64_t grace_end = w->end_ns == UINT64_MAX ? UINT64_MAX : w->end_ns + w->cfg->grace_ns;
     for (;;) {
         now = worker_now_ns();
-        if (now >= w->end_ns || atomic_load_explicit(&worker_stopping, memory_order_relaxed))
+        if (now >= grace_end || atomic_load_explicit(&worker_stopping, memory_order_relaxed))
             break;
+        int in_grace = now >= w->end_ns;
+        if (in_grace && !w->grace_started) {
+            w->grace_started = 1;
+            w->next_tick_ns = now; /* look at once whether anything of the window still waits */
+        }
         if (now >= w->next_tick_ns) {
             worker_tick(w, now);
             w->next_tick_ns = now + WORKER_TICK_NS;
+            if (in_grace && !worker_outstanding(w))
+                break; /* every request of the window answered, timed out or failed */
             if (w->end_ns == UINT64_MAX &&
                 schedule_stalled(atomic_load_explicit(&worker_progress_ns, memory_order_relaxed), now,
                                  w->cfg->stall_ns)) {
@@ -564,7 +720,8 @@ static void *worker_main(void *arg)
         }
         if (w->open_loop)
             worker_dispatch(w, now);
-        uint64_t wake = w->next_tick_ns < w->end_ns ? w->next_tick_ns : w->end_ns;
+        uint64_t until = in_grace ? grace_end : w->end_ns;
+        uint64_t wake = w->next_tick_ns < until ? w->next_tick_ns : until;
         int timeout_ms = wake > now ? (int)((wake - now + UNITS_NS_PER_MS - 1) / UNITS_NS_PER_MS) : 0;
         int n = epoll_wait(w->epfd, events, WORKER_EPOLL_EVENTS, timeout_ms);
         if (n < 0)
@@ -598,7 +755,8 @@ static void *worker_main(void *arg)
         }
     }
 
-    w->stopped_ns = now < w->end_ns ? now : w->end_ns;
+    w->stopped_ns = now < grace_end ? now : grace_end;
+    worker_censor_at_end(w);
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) == 0) {
         w->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
@@ -608,6 +766,7 @@ static void *worker_main(void *arg)
     for (size_t i = 0; i < w->conn_count; i++) {
         conn_close(&w->conns[i]);
         http_parser_free(&w->conns[i].parser);
+        free(w->conns[i].stamped);
     }
     return NULL;
 }
@@ -626,11 +785,12 @@ static void worker_counts_add(worker_counts_t *dst, const worker_counts_t *src)
     dst->err_malformed += src->err_malformed;
     dst->err_check += src->err_check;
     dst->unsent += src->unsent;
+    dst->scheduled += src->scheduled;
     for (int i = 0; i < WORKER_STATUS_CODES; i++)
         dst->status[i] += src->status[i];
 }
 
-static int worker_setup(worker_t *w, const config_t *cfg, size_t conn_count, double rate_per_s)
+static int worker_setup(worker_t *w, const config_t *cfg, size_t conn_count, double rate_per_s, uint64_t seed)
 {
     memset(w, 0, sizeof(*w));
     w->cfg = cfg;
@@ -642,7 +802,7 @@ static int worker_setup(worker_t *w, const config_t *cfg, size_t conn_count, dou
     w->buf = malloc(WORKER_READ_BUFFER_BYTES);
     w->latency_us = hist_new(HIST_LATENCY_HIGHEST_US, HIST_LATENCY_DIGITS);
     series_init(&w->series, cfg->interval_ns);
-    if (mix_worker_init(&w->mix, cfg) < 0)
+    if (mix_worker_init(&w->mix, cfg) < 0 || censor_init(&w->cohort) < 0)
         return -1;
     if (!w->conns || !w->idle || !w->buf || !w->latency_us)
         return -1;
@@ -659,7 +819,8 @@ static int worker_setup(worker_t *w, const config_t *cfg, size_t conn_count, dou
     }
     if (rate_per_s > 0) {
         w->open_loop = 1;
-        w->sched_interval_ns = 1e9 / rate_per_s;
+        w->rate_per_s = rate_per_s;
+        w->seed = seed;
         w->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
         if (w->timerfd < 0)
             return -1;
@@ -680,6 +841,7 @@ static void worker_teardown(worker_t *w)
     free(w->idle);
     free(w->buf);
     hist_free(w->latency_us);
+    censor_free(&w->cohort);
     series_free(&w->series);
     mix_worker_free(&w->mix, w->cfg);
 }
@@ -711,7 +873,7 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
     out->latency_us = hist_new(HIST_LATENCY_HIGHEST_US, HIST_LATENCY_DIGITS);
     series_init(&out->series, cfg->interval_ns);
     out->endpoints = mix_stats_new(cfg);
-    if (!workers || !out->latency_us || (cfg->endpoint_count && !out->endpoints)) {
+    if (!workers || !out->latency_us || censor_init(&out->cohort) < 0 || (cfg->endpoint_count && !out->endpoints)) {
         snprintf(err, err_size, "out of memory");
         free(workers);
         return -1;
@@ -727,7 +889,7 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
                        ((uint64_t)t < cfg->connections % (uint64_t)threads ? 1 : 0);
         double rate = cfg->rate_per_s * (double)share / (double)cfg->connections;
         setup_count++;
-        if (worker_setup(&workers[t], cfg, share, rate) < 0) {
+        if (worker_setup(&workers[t], cfg, share, rate, cfg->seed + (uint64_t)t) < 0) {
             snprintf(err, err_size, "cannot set up thread %d: %s", t, strerror(errno));
             rc = -1;
             break;
@@ -744,7 +906,8 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
         w->start_ns = start;
         w->measure_ns = measure;
         w->end_ns = end;
-        w->sched_next_ns = start;
+        if (w->open_loop)
+            schedule_init(&w->sched, start, w->rate_per_s, cfg->arrivals, w->seed);
         if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
             snprintf(err, err_size, "cannot start thread %d", t);
             worker_stop();
@@ -771,11 +934,9 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
 
     for (int t = 0; t < started; t++) {
         worker_t *w = &workers[t];
-        if (w->open_loop) /* slots due in the counted window that no connection was free to send */
-            w->counts.unsent += schedule_due_between(w->start_ns, w->sched_interval_ns, w->sched_index, w->measure_ns,
-                                                     w->stopped_ns);
         worker_counts_add(&out->counts, &w->counts);
         hist_merge(out->latency_us, w->latency_us);
+        censor_merge(&out->cohort, &w->cohort);
         mix_stats_merge(out->endpoints, &w->mix, cfg);
         series_merge(&out->series, &w->series);
         double share = w->wall_s > 0 ? w->cpu_s / w->wall_s : 0;

@@ -12,14 +12,22 @@
  * server counts (coordinated omission corrected, as wrk2 does).
  *
  * Timeline: start -> warm-up (load, nothing counted) -> counted window
- * [measure_start, measure_end) -> stop. Requests and errors are counted
- * by the time they complete or happen.
+ * [measure_start, measure_end) -> grace -> stop. Requests, errors and
+ * latency_us are counted by the time they complete or happen in the
+ * window (throughput). Separately, the window's requests (scheduled in it,
+ * open loop; issued in it, closed loop) are followed to their end
+ * (censor.h): after the window closes, for at most --grace, nothing new is
+ * issued but the window's requests still waiting are sent and answered;
+ * those without a response when the run stops are censored at their age
+ * then, as is one that timed out. A run that reached its -n count censors
+ * none in flight (the count was the run's end), and has no grace.
  */
 #ifndef RACKBENCH_WORKER_H
 #define RACKBENCH_WORKER_H
 
 #include <stdint.h>
 
+#include "censor.h"
 #include "config.h"
 #include "hist.h"
 #include "mix.h"
@@ -39,13 +47,15 @@ typedef struct worker_counts {
     uint64_t err_timeout;   /* no complete response within --timeout (latency censored) */
     uint64_t err_malformed; /* not HTTP, or bytes after the response */
     uint64_t err_check;     /* --expect-status / --expect-body failed */
-    uint64_t unsent;        /* open loop: due in the counted window, never sent (every connection busy) */
+    uint64_t unsent;        /* open loop: due in the counted window, never sent (every connection busy to the end) */
+    uint64_t scheduled;     /* open loop: slots due in the counted window */
     uint64_t status[WORKER_STATUS_CODES];
 } worker_counts_t;
 
 typedef struct run_result {
     worker_counts_t counts;
     hist_t *latency_us;       /* all counted latencies */
+    censor_t cohort;          /* the window's requests: completed latencies, censored ages (censor.h) */
     mix_stats_t *endpoints;   /* per endpoint of a mix (cfg->endpoint_count), or NULL */
     series_t series;
     double duration_s;        /* length of the counted window actually run */

@@ -62,6 +62,9 @@ module Rackbench
       # A rate sweep: each offered open-loop rate (req/s) a level of every cell
       # (Plan), at each concurrency, which sets the connections available.
       key("rates", :list, doc: "offered open-loop rates, each a level of every cell"),
+      key("arrivals", :one_of, values: %w[auto uniform poisson],
+                               doc: "open loop's arrivals: evenly spaced, or random (Poisson, seeded); " \
+                                    "auto: poisson in a rate sweep, uniform at a fixed rate"),
       key("engine", :string, default: "native", doc: "the load engine: native, wrk or ab"),
       key("client_threads", :whole, min: 1, max: 256, default: 1, doc: "load generator threads (rackbench-load's limit: 256)"),
       key("keepalive", :boolean, default: true, doc: "keep connections open between requests"),
@@ -88,7 +91,8 @@ module Rackbench
       key("drain_path", :string, doc: "the path the drain probes"),
       key("smoke", :mapping, default: {}, doc: "what --smoke overrides"),
       key("scale", :mapping, default: {}, doc: "what --scale overrides"),
-      key("article", :mapping, default: {}, doc: "the article's claims")
+      key("article", :mapping, default: {}, doc: "the article's claims"),
+      key("explain", :boolean, default: false, doc: "split latency into queue, app and GC (the probe; engine: native)")
     ].to_h.freeze
     REQUIRED = %w[endpoints servers].freeze
 
@@ -339,6 +343,10 @@ module Rackbench
 
     def validate_engine
       engine = Engines.fetch(@data["engine"] || KEYS["engine"].default)
+      if @data["explain"] && engine::NAME != "native"
+        raise error(["explain"], "needs engine: native (it stamps each request's X-Request-Start)")
+      end
+
       sweeps = @data.key?("rates") || Array(@data["endpoints"]).any? { |e| e.is_a?(Hash) && e.key?("rates") }
       return unless sweeps && engine::NAME != "native"
 

@@ -114,9 +114,13 @@ module Rackbench
       r = load_json(url, "-c", 3, "-d", "1s", "--timeout", "300ms")
       assert_equal 0, r["requests"]
       assert_operator r["errors"]["timeout"], :>=, 3, "each connection timed out at least once"
-      assert_equal r["errors"]["timeout"], r["latency_censored"]
+      window = r["window_requests"]
+      assert_equal window["censored"], r["latency_censored"]
+      assert_operator window["timeout"], :>=, r["errors"]["timeout"], "the window's requests also time out in its grace"
+      assert_equal window["total"], window["timeout"] + window["in_flight"], "none answered: each timed out or still waits"
       assert(r["warnings"].any? { |w| w.include?("censored") })
-      assert_operator r["elapsed_s"], :<, 10 * (1 + 0.3), "the run ended without the server's help"
+      # A safety net ten times the 1 s run, not a measure: waiting on the server would never end.
+      assert_operator r["elapsed_s"], :<, 10, "the run ended without the server's help"
     end
 
     def test_a_clean_close_after_a_complete_response_is_a_reconnect
@@ -150,7 +154,8 @@ module Rackbench
       r = load_json(url, "-c", 2, "-d", "1s")
       assert_operator r["errors"]["connect"], :>, 0
       assert_operator r["errors"]["connect"], :<, 2 * 150, "reconnects are paced"
-      assert_operator r["client_cpu"]["user_s"] + r["client_cpu"]["sys_s"], :<, 0.5
+      cpu_s = r["client_cpu"]["user_s"] + r["client_cpu"]["sys_s"]
+      assert_operator cpu_s, :<, r["elapsed_s"] / 2, "a client spinning on refused connects would use all its time"
     end
   end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "json"
 
 module Rackbench
   # The engines' parsers, on reports shaped like the tools' real output.
@@ -60,6 +61,28 @@ module Rackbench
       end
       assert_equal 7, native.parse(json.call("open"), load, ["rackbench-load"]).errors["unsent"]
       refute native.parse(json.call("closed"), load, ["rackbench-load"]).errors.key?("unsent")
+    end
+
+    def test_the_native_engine_keeps_the_windows_requests_and_its_schedule
+      window = { "total" => 12, "completed" => 5, "failed" => 0, "censored" => 7, "timeout" => 0, "in_flight" => 3,
+                 "unsent" => 4, "histogram" => [[100, 5]], "censored_histogram" => [[900, 7]] }
+      json = { "mode" => "open", "target_rate_per_s" => 80.0, "arrivals" => "poisson", "seed" => 3, "unsent" => 4,
+               "requests" => 5, "duration_s" => 1.0, "requests_per_s" => 5.0, "bytes" => 50, "latency_us" => { "p50" => 100 },
+               "errors" => { "connect" => 0 }, "status_counts" => { "200" => 5 }, "reconnects" => 0, "series" => [],
+               "histogram" => [[100, 5]], "warnings" => [], "window_requests" => window }.to_json
+      result = Engines.fetch("native").new.parse(json, load, ["rackbench-load"])
+      assert_equal window, result.window_requests
+      assert_equal({ "mode" => "open", "target_rate_per_s" => 80.0, "arrivals" => "poisson", "seed" => 3 }, result.schedule)
+      assert_equal "open", result.mode
+    end
+
+    def test_the_native_engine_offers_poisson_arrivals_with_their_seed_in_open_loop_only
+      native = Engines.fetch("native").new
+      open = Engines::Load.new(target: Target.tcp(1), concurrency: 8, duration_s: 2, rate: 80, arrivals: "poisson", seed: 7)
+      argv = native.command(open, nil)
+      assert_equal %w[poisson 7], [argv[argv.index("--arrivals") + 1], argv[argv.index("--seed") + 1]]
+      closed = Engines::Load.new(target: Target.tcp(1), concurrency: 8, duration_s: 2, arrivals: "poisson")
+      refute_includes native.command(closed, nil), "--arrivals"
     end
 
     def test_an_engine_that_printed_no_report_is_a_service_error

@@ -89,7 +89,8 @@ module Rackbench
       assert status.success?, out
       assert_match(/sinatra app in .*; servers in its bundle: puma/, out)
       suite = File.read(File.join(app_dir, "rackbench.yml"))
-      assert_match(%r{^endpoints:\n  - /flaky\n  - /version\n}, suite, "its GET routes, each answered 2xx")
+      assert_match(%r{^endpoints:\n  - \{path: /flaky, expect_status: 200\}\n  - \{path: /version, expect_status: 200\}\n}, suite,
+                   "its GET routes, each answered 2xx, checked for that status")
       refute_includes suite, "/echo", "a POST route is not a starter endpoint"
       status, out, pid = run_bin("run", File.join(app_dir, "rackbench.yml"), "--smoke", "--results", File.join(tmpdir, "r"))
       assert status.success?, out

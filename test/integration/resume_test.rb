@@ -33,7 +33,7 @@ module Rackbench
       wait_until(timeout_s: 60, message: "the first cell finished") { stored[1].any? }
       Process.kill("KILL", pid)
       Process.wait(pid)
-      wait_until(timeout_s: 2, message: "nothing left") { leftovers(pid).empty? }
+      wait_until(timeout_s: CLEANUP_DEADLINE_S, message: "nothing left") { leftovers(pid).empty? }
     end
 
     def test_a_run_killed_half_way_resumes_to_one_run_with_every_cell_measured_once

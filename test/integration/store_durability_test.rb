@@ -24,7 +24,7 @@ module Rackbench
       sleep at_s # the random moment is the experiment
       Process.kill("KILL", pid)
       Process.wait(pid)
-      wait_until(timeout_s: 2, message: "nothing left") { leftovers(pid).empty? }
+      wait_until(timeout_s: CLEANUP_DEADLINE_S, message: "nothing left") { leftovers(pid).empty? }
       at_s
     end
 

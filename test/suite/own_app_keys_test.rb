@@ -29,6 +29,10 @@ module Rackbench
       assert_rejected({ "endpoints" => [{ "path" => "/items", "ids" => [1] }] }, "endpoints.0.ids", "path with :id")
       assert_rejected({ "mix" => [{ "endpoint" => "/nope", "weight" => 1 }] }, "mix.0", "one of the suite's endpoints")
       assert_rejected({ "mix" => [{ "endpoint" => "/hello", "weight" => 0.5 }] }, "mix.0", "whole number > 0")
+      assert_rejected({ "servers" => [{ "server" => "puma", "env" => { "MAX_THREADS" => nil } }] }, "servers.0.env",
+                      '"env" must map names to strings or numbers')
+      assert_rejected({ "servers" => [{ "server" => "puma", "setup" => "bin/warm" }] }, "servers.0.setup",
+                      '"setup" must be a list of commands')
     end
 
     def test_a_mix_is_one_more_endpoint_with_its_members_and_weights

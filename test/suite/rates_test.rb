@@ -31,6 +31,12 @@ module Rackbench
       assert_equal([[50, 50], [100, 100]], levels.map { |_, blocks| blocks.flat_map(&:cells).map(&:rate) })
     end
 
+    def test_arrivals_are_uniform_or_poisson
+      assert_equal "poisson", Suite.load(write_suite("engine" => "native", "arrivals" => "poisson"))["arrivals"]
+      message, = refused({ "arrivals" => "bursty" }, /^arrivals:/)
+      assert_match "arrivals must be one of auto, uniform, poisson", message
+    end
+
     def test_bad_rates_name_the_key
       message, where = refused({ "rates" => [100, 0] }, /^- 0$/)
       assert_equal "#{where} rates.1 must be a finite number of requests per second above 0, got 0", message

@@ -46,6 +46,12 @@ module Rackbench
                    "log: runs/3/01-puma/d1/server.log", reason
     end
 
+    def test_a_command_that_failed_quotes_its_last_line_when_no_error_reads_like_one
+      reason = ExitReason.new(finished("warn 'relation items'; warn 'no such table'; exit 4", name: "setup command"),
+                              log_root: tmpdir)
+      assert_equal "setup command failed (exit 4): no such table; log: runs/3/01-puma/d1/server.log", reason.failed
+    end
+
     def test_a_server_not_ready_in_time_adds_its_error_when_its_log_has_one
       reason = ExitReason.new(finished("warn 'ERROR: cannot reach the database'"), log_root: tmpdir)
       assert_equal "puma not ready after 2s (last: Connection refused): ERROR: cannot reach the database; " \

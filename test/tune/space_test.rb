@@ -38,14 +38,14 @@ module Rackbench
       end
 
       def test_every_config_of_every_space_is_one_its_server_accepts
-        Space::SPACES.each_key do |server|
+        Space.servers.each do |server|
           Space.new(server, vary: ["yjit"]).grid.each { |config| Servers.fetch(server).new(config).validate! }
         end
         Space.new("puma", vary: %w[preload fork_worker]).grid.each { |config| Servers.fetch("puma").new(config).validate! }
       end
 
       def test_bad_spaces_name_the_option_and_value
-        assert_equal "tune knows the configs of #{Space::SPACES.keys.join(", ")}; got --server \"webrick\"",
+        assert_equal "tune knows the configs of #{Space.servers.join(", ")}; got --server \"webrick\"",
                      assert_raises(ConfigError) { Space.new("webrick") }.message
         assert_match "--threads: want a list of whole numbers like 1,2,4, got \"0\"",
                      assert_raises(ConfigError) { Space.new("puma", values: { "threads" => [0] }) }.message

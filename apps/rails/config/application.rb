@@ -9,7 +9,7 @@ require "logger"
 require "rails"
 require "action_controller/railtie"
 require "action_view/railtie"
-require_relative "../../shared/workloads"
+require_relative "../../shared/catalogue"
 
 module RackbenchWorkloads
   # A minimal production-mode Rails app: no database layer (the /db workload

@@ -1,18 +1,19 @@
 # frozen_string_literal: true
 
+# Every endpoint of apps/shared/catalogue.rb, served by WorkloadsController#serve;
+# a :file endpoint is its file in public/ (the shared public folder), served
+# by ActionDispatch::Static.
 Rails.application.routes.draw do
-  digits = { ms: /\d+/, n: /\d+/ }
-  controller :workloads do
-    get "/hello", action: :hello
-    get "/sleep/:ms", action: :pause, constraints: digits
-    get "/fibonacci/:n", action: :fibonacci, constraints: digits
-    get "/primes/:n", action: :primes, constraints: digits
-    get "/template-render", action: :template_render
-    get "/sleep-render/:ms", action: :sleep_render, constraints: digits
-    get "/network-io", action: :network_io
-    get "/network-io-render", action: :network_io_render
-    get "/db", action: :db
-    get "/cache", action: :cache
+  Workloads::CATALOGUE.each do |endpoint|
+    if endpoint.kind == :file
+      served = File.join(Workloads::PUBLIC_DIR, "#{endpoint.route}.html")
+      file = endpoint.call([])
+      raise "#{endpoint.name}: ActionDispatch::Static serves #{served}, not #{file}" unless file == served
+
+      next
+    end
+
+    digits = endpoint.params.to_h { |param| [param.to_sym, /\d+/] }
+    get endpoint.route, to: "workloads#serve", defaults: { endpoint: endpoint.name }, constraints: digits
   end
-  # /static is public/static.html, served by ActionDispatch::Static.
 end

@@ -64,6 +64,8 @@ int main(void)
             last_home = req;
         }
         mix_record(&m, e, 100 + (uint64_t)e * 900, 200, mix_check_failed(&cfg, e, 200, 0));
+        if (i % 4 == 0)
+            mix_censor(&m, e, CENSOR_UNSENT, 5000);
     }
     CHECK_EQ_U(picked[0], 300);
     CHECK_EQ_U(picked[1], 100);
@@ -77,6 +79,10 @@ int main(void)
     mix_stats_merge(merged, &m, &cfg);
     CHECK_EQ_U(merged[0].requests, 600);
     CHECK_EQ_U(hist_percentile(merged[1].latency_us, 50) / 100, 10);
+    /* censored requests merge per endpoint, exactly: every 4th pick, twice over */
+    CHECK_EQ_U(censor_total(&merged[0].cohort) + censor_total(&merged[1].cohort), 200);
+    CHECK_EQ_U(merged[0].cohort.count[CENSOR_UNSENT] + merged[1].cohort.count[CENSOR_UNSENT], 200);
+    CHECK_EQ_U(merged[0].cohort.age_us->total + merged[1].cohort.age_us->total, 200);
     mix_stats_free(merged, &cfg);
     mix_worker_free(&m, &cfg);
     return test_summary("mix");

@@ -124,7 +124,7 @@ module Rackbench
       end
 
       def variant(config)
-        on = Rackbench::Tune::Space::SWITCHES.keys.select { |k| config[k] }
+        on = Rackbench::Tune::Space.switches.select { |k| config[k] }
         on.empty? ? "plain" : on.join("+")
       end
 

@@ -1,13 +1,17 @@
 # frozen_string_literal: true
 
 require_relative "../init/detection"
+require_relative "../init/boot"
 require_relative "../init/starter"
+require_relative "../init/suite_text"
 
 module Rackbench
   module CLI
-    # rackbench init [APP_DIR] [--output FILE] [--force] [--no-probe]: writes a
-    # commented starter suite (rackbench.yml) for the app in APP_DIR (default:
-    # the current folder), and says what it found and what it could not.
+    # rackbench init [APP_DIR] [--env K=V]... [--path P]... [--output FILE] [--force] [--no-probe] [--results DIR]:
+    # writes a commented starter suite (rackbench.yml) for the app in APP_DIR
+    # (default: the current folder) after starting it once on each server its
+    # bundle has, and says what it found, what it could not, and what to do.
+    # The servers' logs go to RESULTS/init/APP/SERVER/.
     class Init
       def initialize(argv, out, err)
         @argv = argv
@@ -16,6 +20,9 @@ module Rackbench
         @probe = true
         @force = false
         @output = nil
+        @env = {}
+        @paths = []
+        @results = Store::Location.default
       end
 
       def call
@@ -24,39 +31,76 @@ module Rackbench
         path = @output || File.join(detection.dir, "rackbench.yml")
         raise ConfigError, "#{path} exists: pass --force to replace it, or --output FILE" if File.exist?(path) && !@force
 
-        starter = Rackbench::Init::Starter.new(detection)
-        @out.puts "rackbench init: #{detection.framework} app in #{detection.dir}; " \
-                  "servers in its bundle: #{starter.servers.empty? ? "none" : starter.servers.join(", ")}"
+        starter = starter_for(detection)
+        @out.puts "rackbench init: #{detection.framework} app in #{dir}; servers in its bundle: " \
+                  "#{starter.servers.empty? ? "none" : starter.servers.join(", ")}"
         starter.probe! if @probe
-        File.write(path, starter.yaml)
+        File.write(path, Rackbench::Init::SuiteText.new(starter).to_s)
         report(starter, path)
         0
-      rescue ServiceError => e
-        @err.puts "rackbench init: #{e.message}"
-        @err.puts e.log_tail.to_s.lines.last(10).join.gsub(/^/, "  | ") if e.log_tail
-        1
       end
 
       private
 
+      def starter_for(detection)
+        results = Store::Location.new(@results).dir
+        Rackbench::Init::Starter.new(detection, env: @env, paths: @paths, log_root: results,
+                                                work_dir: File.join(results, "init", File.basename(detection.dir)))
+      end
+
       def parse
         OptionParser.new do |o|
           o.banner = "Usage: rackbench init [APP_DIR] [options]"
+          o.on("--env K=V", "a variable the app needs (repeatable); written into the suite's env:") { |kv| env_option(kv) }
+          o.on("--path P", "a path to try besides those detected (repeatable)") { |p| path_option(p) }
           o.on("--output FILE", "where to write the suite (default APP_DIR/rackbench.yml)") { |f| @output = f }
           o.on("--force", "replace an existing file") { @force = true }
           o.on("--no-probe", "do not start the app to try each path") { @probe = false }
+          o.on("--results DIR", "where the servers' logs go (under init/; default #{Store::Location.default})") do |d|
+            @results = d
+          end
         end.parse!(@argv)
         raise ConfigError, "init takes one APP_DIR, got #{@argv.join(" ")}" if @argv.size > 1
 
-        @argv.first || Dir.pwd
+        @argv.first || "."
+      end
+
+      def env_option(text)
+        name, value = text.split("=", 2)
+        raise ConfigError, "--env #{text}: give NAME=VALUE, like --env MAX_THREADS=5" unless value && name.match?(/\A\w+\z/)
+
+        @env[name] = value
+      end
+
+      def path_option(path)
+        raise ConfigError, "--path #{path}: give a path starting with /, like --path /health" unless path.start_with?("/")
+
+        @paths << path
       end
 
       def report(starter, path)
-        @out.puts "  endpoints: #{starter.kept.join(", ")}"
+        starter.outcomes.each do |o|
+          @out.puts o.started? ? "  #{o.server}: started" : "  #{o.server}: cannot start: #{o.reason}"
+        end
+        starter.detection.left_out.each { |server, why| @out.puts "  #{server}: left out: #{why}" }
+        @out.puts "  setup failed: #{starter.setup_failure}" if starter.setup_failure
+        @out.puts "  endpoints: #{starter.kept.map { |p, status| "#{p} (#{status})" }.join(", ")}" unless starter.kept.empty?
         starter.dropped.each { |p, why| @out.puts "  left out #{p}: #{why}" }
+        starter.needed.except(*starter.env.keys).each do |name, servers|
+          @out.puts "  needs #{name}: #{servers.join(", ")} stopped without it; run init again with --env #{name}=VALUE"
+        end
         starter.detection.notes.uniq.each { |n| @out.puts "  note: #{n}" }
-        @out.puts "wrote #{path}; run it with: rackbench run #{File.basename(path)} --smoke"
+        @out.puts "wrote #{path}; #{next_step(starter)}"
       end
+
+      def next_step(starter)
+        return "run it with: rackbench run #{File.basename(path_name(starter))} --smoke" if starter.kept.any? || !@probe
+
+        "nothing answered 2xx, so it has no endpoints yet: fix what is said above (--env NAME=VALUE for a variable, " \
+          "--path /PATH for paths init cannot see), then run init again with --force"
+      end
+
+      def path_name(starter) = @output || File.join(starter.detection.dir, "rackbench.yml")
     end
   end
 end

@@ -70,7 +70,7 @@ module Rackbench
           o.on("--slo SLO", "latency and error bounds, e.g. 'p99<=100ms' or 'p999<=1s,errors<=1%'") do |s|
             @slo = Rackbench::Tune::Slo.parse(s)
           end
-          o.on("--server NAME", Rackbench::Tune::Space::SPACES.keys, "server (default puma)") do |s|
+          o.on("--server NAME", Rackbench::Tune::Space.servers, "server (default puma)") do |s|
             @server = s
             @server_given = true
           end
@@ -90,7 +90,7 @@ module Rackbench
             @values["threads"] = whole_numbers("--threads", l)
           end
           o.on("--vary LIST", Array,
-               "also try each of these on and off: #{Rackbench::Tune::Space::SWITCHES.keys.join(", ")}") do |l|
+               "also try each of these on and off: #{Rackbench::Tune::Space.switches.join(", ")}") do |l|
             @vary = l
           end
           o.on("--results DIR|URL", "results folder or postgres:// URL") { |r| @results = r }

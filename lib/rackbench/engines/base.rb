@@ -5,11 +5,15 @@ module Rackbench
     # What to drive: one target at one concurrency for a duration (or a request count).
     #   warmup_s: load applied before measuring, never counted
     #   rate:     requests per second over all connections (open loop); nil = closed loop
+    #   arrivals: open loop: "uniform" (evenly spaced) or "poisson" (random, seeded by seed); nil: the
+    #             engine's own (uniform)
     Load = Struct.new(:target, :concurrency, :threads, :duration_s, :warmup_s, :requests,
-                      :timeout_s, :rate, :keepalive, :traffic, keyword_init: true) do
+                      :timeout_s, :rate, :keepalive, :traffic, :arrivals, :seed, :request_start,
+                      keyword_init: true) do
       def initialize(**)
         super
         self.threads ||= 1
+        self.seed ||= 1
         self.warmup_s ||= 0
         self.timeout_s ||= 10
         self.keepalive = true if keepalive.nil?

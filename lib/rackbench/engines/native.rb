@@ -11,10 +11,13 @@ module Rackbench
     #   engine: native          # in a suite
     #   rackbench load http://127.0.0.1:9292/hello -c 100 -d 10s   # on its own
     #
-    # Closed loop, or open loop at load.rate with latency measured from each
-    # request's scheduled send time. It targets Unix sockets, cuts the warm-up
-    # out of one continuous run, counts a server's clean close as a reconnect,
-    # and reports raw latencies, a full histogram and a per-second series.
+    # Closed loop, or open loop at load.rate (load.arrivals uniform or poisson,
+    # seeded by load.seed) with latency measured from each request's scheduled
+    # send time. It targets Unix sockets, cuts the warm-up out of one
+    # continuous run, counts a server's clean close as a reconnect, reports raw
+    # latencies, a full histogram and a per-second series, and follows the
+    # window's requests to their end (Result#window_requests: those without a
+    # response are censored at their age).
     class Native < Base
       NAME = "native"
       EXECUTABLE = "rackbench-load"
@@ -55,8 +58,10 @@ module Rackbench
         argv += ["--requests", load.requests.to_s] if load.requests
         argv += ["--warmup", seconds(load.warmup_s)] if load.warmup_s.to_f.positive?
         argv += ["--rate", load.rate.to_s] if load.rate
+        argv += ["--arrivals", load.arrivals, "--seed", load.seed.to_s] if load.rate && load.arrivals
         argv += ["--header", "Connection: close"] unless load.keepalive
         argv << "--allow-remote" if remote?(load.target)
+        argv << "--request-start" if load.request_start
         argv += load.traffic.engine_args if load.traffic
         argv << load.target.url
       end
@@ -74,7 +79,8 @@ module Rackbench
           errors: data.fetch("errors").merge("status" => non_success(status_counts)).merge(unsent(data)),
           status_counts: status_counts, reconnects: data.fetch("reconnects"),
           series: data.fetch("series"), histogram: data.fetch("histogram"),
-          warnings: data.fetch("warnings"), command: argv, raw: output, endpoints: data["endpoints"]
+          warnings: data.fetch("warnings"), command: argv, raw: output, endpoints: data["endpoints"],
+          window_requests: data["window_requests"], schedule: schedule(data)
         )
       rescue JSON::ParserError, KeyError => e
         raise ServiceError.new("rackbench-load printed unreadable JSON: #{e.message}", log_tail: output.lines.last(5).join)
@@ -84,6 +90,11 @@ module Rackbench
 
       # Open loop: requests due in the window that no connection was free to send.
       def unsent(data) = data["mode"] == "open" ? { "unsent" => data.fetch("unsent") } : {}
+
+      def schedule(data)
+        { "mode" => data["mode"], "target_rate_per_s" => data["target_rate_per_s"], "arrivals" => data["arrivals"],
+          "seed" => data["seed"] }.compact
+      end
 
       # "2.5s" for 2.5, without a float's noise.
       def seconds(value)

@@ -12,8 +12,6 @@ module Rackbench
     #   d.servers     # ["puma", "unicorn"]
     #   d.notes       # ["routes with parameters left out: /items/:id, ..."]
     class Detection
-      # Ruby app servers rackbench drives, in the order a starter suite lists them.
-      SERVERS = %w[puma unicorn pitchfork falcon thin iodine agoo webrick].freeze
       ROUTES_TIMEOUT_S = 120
       RAILS_ROUTE = %r{\A\s*(?:\S+\s+)?GET\s+(/\S*?)(?:\(\.:format\))?\s+\S+#\S+}
 
@@ -40,12 +38,23 @@ module Rackbench
                        end
       end
 
+      # The servers whose adapters offer themselves to a starter suite
+      # (Servers::Base.starter), in their order, that the app's bundle has
+      # installed here (not only listed in its Gemfile.lock: see #left_out).
       def servers
-        found = SERVERS.select { |s| gems.key?(s) }
-        if bundle && found.empty?
-          @notes << "no app server in the Gemfile.lock: add one (`bundle add puma`) to benchmark under the app's bundle"
+        @servers ||= begin
+          found = locked_servers.reject { |name| left_out.key?(name) }
+          if bundle && locked_servers.empty?
+            @notes << "no app server in the Gemfile.lock: add one (`bundle add puma`) to benchmark under the app's bundle"
+          end
+          found
         end
-        found
+      end
+
+      # {server => why} for the servers of the Gemfile.lock the bundle does
+      # not load here (an optional group, a `without`), with how to add them.
+      def left_out
+        @left_out ||= locked_servers.to_h { |name| [name, Servers.fetch(name).unavailable_reason_in(bundle)] }.compact
       end
 
       # GET paths without parameters, "/" first.
@@ -57,6 +66,11 @@ module Rackbench
       end
 
       private
+
+      def locked_servers
+        @locked_servers ||= Servers.all.select(&:starter_rank).sort_by(&:starter_rank)
+                                   .select { |adapter| gems.key?(adapter.gem_name) }.map(&:server_name)
+      end
 
       def sources
         @sources ||= Dir[File.join(dir, "{config.ru,*.rb,app/**/*.rb,lib/**/*.rb}")].first(200).map do |f|
@@ -107,7 +121,7 @@ module Rackbench
       end
 
       def rack_paths
-        @notes << "a plain Rack app has no route table: only / was tried; add your endpoints by hand"
+        @notes << "a plain Rack app has no route table: only / and the --path given were tried"
         ["/"]
       end
     end

@@ -2,37 +2,53 @@
 
 require "fileutils"
 require "securerandom"
-require "tmpdir"
-require "yaml"
 
 module Rackbench
   module Init
-    # A commented starter suite for an app: what Detection found, each path
-    # requested once on the app's own server (kept when it answers 2xx), and
-    # the env and setup a Rails app needs in production.
+    # What `rackbench init` tries on an app, and what came of it: the env
+    # (Rails' production needs, then the --env given), the setup a Rails app
+    # needs, then one start (Boot) on each server the app's bundle has; the
+    # paths (detected, then the --path given) are requested on the first
+    # server that starts and kept when they answer 2xx. SuiteText writes the
+    # suite from it. Created by CLI::Init.
     #
-    #   starter = Starter.new(Detection.new("~/shop"))
-    #   starter.probe!               # boots the app once; fills #kept and #dropped
-    #   File.write("rackbench.yml", starter.yaml)
+    #   starter = Starter.new(Detection.new("~/shop"), env: {"MAX_THREADS" => "5"}, paths: ["/health"],
+    #                         work_dir: "rackbench-results/init/shop", log_root: "rackbench-results")
+    #   starter.probe!
+    #   starter.kept       # {"/health" => 200}
+    #   starter.dropped    # {"/" => "answered 500"}
+    #   starter.outcomes   # [Boot::Outcome puma (started), Boot::Outcome iodine (its reason)]
+    #   starter.needed     # {"THREADS" => ["iodine"]}: variables the app stopped without
     class Starter
-      KEPT_STATUSES = (200..299)
+      SETUP_TIMEOUT_S = 300
 
-      attr_reader :detection, :kept, :dropped
+      attr_reader :detection, :kept, :dropped, :outcomes, :setup_failure, :given_env
 
-      def initialize(detection)
+      def initialize(detection, env: {}, paths: [], work_dir: nil, log_root: nil)
         @detection = detection
-        @kept = detection.paths
+        @given_env = env.to_h { |k, v| [k.to_s, v.to_s] }
+        @given_paths = paths
+        @work_dir = work_dir
+        @log_root = log_root
+        @kept = {}
         @dropped = {}
+        @outcomes = []
       end
 
       def rails? = detection.framework == "rails"
-      def servers = @servers ||= detection.servers
+      def servers = detection.servers
 
-      def env
+      # Paths to try: the detected ones, then those given with --path.
+      def paths = (detection.paths + @given_paths).uniq
+
+      # The env written into the suite: Rails' production needs, then the --env given.
+      def env = rails_env.merge(given_env)
+
+      def rails_env
         return {} unless rails?
 
-        @env ||= { "RAILS_ENV" => "production", "SECRET_KEY_BASE" => SecureRandom.hex(32), "RAILS_LOG_LEVEL" => "warn",
-                   **sqlite_url }
+        @rails_env ||= { "RAILS_ENV" => "production", "SECRET_KEY_BASE" => SecureRandom.hex(32),
+                         "RAILS_LOG_LEVEL" => "warn", **sqlite_url }
       end
 
       # A SQLite production section without a database file (rails new
@@ -64,97 +80,62 @@ module Rackbench
 
       def ready_path = rails? && detection.paths.include?("/up") ? "/up" : nil
 
-      # Runs setup, starts the app on its first server, requests every path
-      # once and keeps those that answer 2xx. Stops everything it started.
-      def probe!(timeout_s: 60)
-        server_name = servers.first
-        return @dropped = { "*" => "not requested: no app server in the Gemfile.lock" } unless server_name
+      # The server entries as a starter suite lists them ({server: puma, threads: 5}).
+      def entry(server) = Servers.fetch(server).starter_entry
 
-        Dir.mktmpdir("rackbench-init-") do |dir|
-          supervisor = Supervisor.new
-          begin
-            run_setup(supervisor, dir)
-            server = Servers.fetch(server_name).new("server" => server_name)
-            trial = Trial.new(server, supervisor: supervisor, dir: dir, app: detection.config_ru, env: env,
-                                      ready_timeout_s: timeout_s, ready_path: ready_path).start
-            detection.paths.each { |path| try(trial, path) }
-          ensure
-            supervisor.stop_all
-          end
-        end
-        @kept = detection.paths - @dropped.keys
+      def started = outcomes.select(&:started?)
+
+      # {variable => [servers that stopped without it]}.
+      def needed
+        outcomes.each_with_object({}) { |o, acc| o.needed.each { |name| (acc[name] ||= []) << o.server } }
       end
 
-      def yaml
-        lines = ["# Starter suite written by `rackbench init` for #{File.basename(detection.dir)} " \
-                 "(#{detection.framework}). Edit freely; `rackbench run rackbench.yml` runs it.", ""]
-        lines << "name: #{File.basename(detection.dir)}"
-        lines << "app: config.ru              # served under the app's own Gemfile (bundle exec)"
-        lines += section("env", env, "# env of every server process")
-        lines += section("setup", setup, "# run once, in this folder, before the first server starts")
-        lines << "ready_path: #{ready_path}           # answers once the app has booted" if ready_path
-        lines += endpoint_lines
-        lines += ["concurrency: [1, 8, 32]", "duration_s: 10", "warmup_s: 2", "engine: native", ""]
-        lines += server_lines
-        lines << "smoke: {concurrency: [4], duration_s: 1, warmup_s: 0, repeats: 1, deployments: 1}"
-        lines.join("\n") << "\n"
+      # Runs setup, then starts each server once; requests every path on the
+      # first that starts. Stops everything it started.
+      def probe!(timeout_s: 60)
+        FileUtils.rm_rf(@work_dir)
+        FileUtils.mkdir_p(@work_dir)
+        run_setup
+        return if setup_failure
+
+        boot = Boot.new(detection.config_ru, env: env, dir: @work_dir, log_root: @log_root, headers: headers,
+                                             ready_path: ready_path, ready_timeout_s: timeout_s)
+        servers.each do |server|
+          outcome = boot.try(entry(server), paths: started.empty? ? paths : [])
+          outcomes << outcome
+          sort_paths(outcome) if outcome.started? && started.size == 1
+        end
+        paths.each { |p| @dropped[p] = "not requested: no server started" } if started.empty?
       end
 
       private
 
-      def run_setup(supervisor, dir)
-        bundle_env = detection.bundle ? detection.bundle.env : {}
-        setup.each_with_index do |command, i|
-          output, status, = supervisor.capture(["sh", "-c", command], name: "setup", env: bundle_env.merge(env),
-                                                                      chdir: detection.dir, timeout_s: 300,
-                                                                      log_path: File.join(dir, "setup-#{i}.log"))
-          unless status.success?
-            raise ServiceError.new("setup command #{command.inspect} failed (#{status.inspect})",
-                                   log_tail: output)
+      def sort_paths(outcome)
+        outcome.answers.each do |path, status|
+          if outcome.served.key?(path) then @kept[path] = status
+          else @dropped[path] = status.is_a?(Integer) ? "answered #{status}" : status
           end
         end
       end
 
-      # A path is kept when its answer is a 2xx: the request's own expectation,
-      # which the AnswerRule holds it to.
-      def try(trial, path)
-        answer = trial.answer(Request.new("path" => path, "headers" => headers, "expect_status" => KEPT_STATUSES))
-        return if answer.ok?
+      def run_setup
+        supervisor = Supervisor.new
+        bundle_env = detection.bundle ? detection.bundle.env : {}
+        setup.each_with_index do |command, i|
+          log_path = File.join(@work_dir, "setup-#{i + 1}.log")
+          _, status, = supervisor.capture(["sh", "-c", command], name: "setup", env: bundle_env.merge(env),
+                                                                 chdir: detection.dir, timeout_s: SETUP_TIMEOUT_S,
+                                                                 log_path: log_path)
+          next if status.success?
 
-        @dropped[path] = answer.status ? "answered #{answer.status}" : answer.problems.first
-      end
-
-      def section(key, value, comment)
-        return [] if value.empty?
-
-        [comment, { key => value }.to_yaml.delete_prefix("---\n").chomp]
-      end
-
-      def endpoint_lines
-        lines = ["# GET paths without parameters#{" that answered 2xx" unless @dropped.key?("*")}. Add real requests too:",
-                 "#   - {name: create, path: /items, method: POST, json: {item: {name: x}}, expect_status: 201}",
-                 "#   - {path: \"/items/:id\", ids: [1, 2, 3]}",
-                 "endpoints:"]
-        lines += kept.map { |p| headers.empty? ? "  - #{p}" : "  - {path: #{p}, headers: #{headers.to_json}}" }
-        lines += @dropped.except("*").map { |p, why| "  # - #{p}    # left out: #{why}" }
-        lines + ["# mix: [{endpoint: #{kept.first || "/"}, weight: 80}, ...]   # one more cell: these served at once", ""]
-      end
-
-      def server_lines
-        found = servers
-        if found.empty?
-          return ["servers:   # no server in the Gemfile.lock: `bundle add puma`, then list it here",
-                  "  - {server: puma, threads: 5}", ""]
+          ran = Supervisor::Child.new(name: "setup command #{command.inspect}", status: status, log_path: log_path)
+          return @setup_failure = ExitReason.new(ran, app_dir: detection.dir, log_root: @log_root).failed
         end
-
-        lines = ["# The servers in the app's Gemfile.lock (`rackbench servers` lists their knobs):", "servers:"]
-        found.each { |s| lines << "  - #{starter_config(s)}" }
-        lines + [""]
-      end
-
-      def starter_config(server)
-        { "puma" => "{server: puma, threads: 5}", "unicorn" => "{server: unicorn, workers: 2}",
-          "pitchfork" => "{server: pitchfork, workers: 2}" }.fetch(server, "{server: #{server}}")
+        nil
+      rescue ServiceError => e
+        @setup_failure = e.message
+      ensure
+        supervisor.stop_all
       end
     end
   end

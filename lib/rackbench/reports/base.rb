@@ -48,9 +48,8 @@ module Rackbench
           "throughput" => throughput_text(m.requests_per_s, ci),
           "cv" => m.cv && "#{(m.cv * 100).round(1)}%",
           "latency_mean_ms" => m.latency_mean_ms&.round(2),
-          "latency_p50_ms" => m.latency_ms(50)&.round(2),
-          "latency_p99_ms" => [m.latency_ms(99)&.round(2), p99_ci && format("[%.2f, %.2f]", p99_ci.low, p99_ci.high)]
-                              .compact.join(" "),
+          "latency_p50_ms" => censored_text(m, 50) || m.latency_ms(50)&.round(2),
+          "latency_p99_ms" => censored_text(m, 99) || p99_text(m.latency_ms(99), p99_ci),
           "errors" => m.errors_n_tot,
           "memory" => m.memory_mb && "#{m.memory_kind} #{m.memory_mb.round(1)}",
           "memory_mb" => m.memory_mb&.round(1), "memory_kind" => m.memory_kind,
@@ -59,6 +58,19 @@ module Rackbench
           "warnings" => m.warnings.join("; "),
           "status" => m.status, "reason" => m.reason
         }
+      end
+
+      # A percentile that falls among requests left without a response: the
+      # lower bound over all the windows' requests, ">= 3200.00" (ms).
+      def censored_text(measurement, percentile)
+        measurement.latency_all(percentile)&.bound ? measurement.latency_all_text(percentile) : nil
+      end
+
+      def p99_text(p99_ms, ci) = [p99_ms&.round(2), ci && format("[%.2f, %.2f]", ci.low, ci.high)].compact.join(" ")
+
+      # How latency was measured, once per kind the run holds (closed loop under-samples stalls).
+      def latency_model_lines
+        cells.select(&:ok?).filter_map(&:latency_model_text).uniq.map { |text| "Latency: #{text}" }
       end
 
       def throughput_text(median, ci)
@@ -80,7 +92,7 @@ module Rackbench
         status = [run["status"], run["reason"]].compact.join(": ")
         ["Run #{run["id"]}: suite #{run["suite"]} (#{status}, #{run["started_at"]})",
          "Machine: #{m["cpu_model"]}, #{m["cores"]} cores, Linux #{m["kernel"]}, #{m["ruby"]}",
-         "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}",
+         "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}", *latency_model_lines,
          *app_bundle_lines(m["app_bundles"]),
          "Settings: #{settings_text}", *doctor_lines(m["doctor"])]
       end

@@ -228,7 +228,7 @@ module Rackbench
         "errors_by_kind" => errors_by_kind, "memory_bytes" => memory_bytes, "memory_kind" => memory_kind,
         "cpu_percent" => cpu_percent, "warnings" => warnings.map(&:to_s), "log_tail" => log_tail,
         "server_version" => server_version, "server_command" => server_command, "engine_command" => cell["engine_command"]
-      }
+      }.merge(all_requests_h)
     end
 
     private
@@ -242,3 +242,4 @@ module Rackbench
   end
 end
 require_relative "measurement/warnings"
+require_relative "measurement/all_requests"

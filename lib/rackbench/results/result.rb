@@ -15,9 +15,19 @@ module Rackbench
   #                     "errors"=>{"check"=>, "other"=>}, "latency_us"=>{"mean", "p50", "p90", "p99", "max"}, "histogram"=>}]
   #   hosts:          load from several hosts (Result.merge): each host's own Result as a Hash, plus
   #                   "host", "clock_offset_s", "client_cpu"; else nil
+  #   window_requests: (native engine) every request of the window, scheduled (open loop) or issued
+  #                   (closed loop) in it, followed to its end: {"total", "completed", "failed", "censored",
+  #                   "timeout", "in_flight", "unsent", "histogram" (completed latencies), "censored_histogram"
+  #                   (ages of those without a response: lower bounds)}; read through WindowRequests; else nil
+  #   schedule:       how load was offered: {"mode" => "open"|"closed", "target_rate_per_s", "arrivals"
+  #                   ("uniform"|"poisson", open loop), "seed"}; nil when the engine did not say
+  #
+  # histogram and latency_us describe the responses completed in the window
+  # (what req/s counts); window_requests the window's requests, completed or not.
   Result = Struct.new(
     :engine, :requests, :duration_s, :requests_per_s, :bytes, :latency_us, :errors,
     :status_counts, :reconnects, :series, :histogram, :warnings, :command, :raw, :endpoints, :hosts,
+    :window_requests, :schedule,
     keyword_init: true
   ) do
     def self.from_h(hash)
@@ -46,6 +56,11 @@ module Rackbench
     def to_h
       super.except(:raw).transform_keys(&:to_s)
     end
+
+    # Open loop (requests on a schedule, latency from each one's scheduled
+    # time) or closed loop (latency from the send on a free connection):
+    # "open", "closed", or nil when the engine did not record it.
+    def mode = schedule&.dig("mode")
   end
   Result::ERROR_KINDS = %w[connect read write timeout status malformed check].freeze
   require_relative "result/merge"

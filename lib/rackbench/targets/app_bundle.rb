@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "digest"
+require_relative "app_bundle/installed"
 
 module Rackbench
   # The app's own bundle: the Gemfile in the config.ru's folder or an ancestor
@@ -15,6 +16,7 @@ module Rackbench
   #   bundle.env                  # {"BUNDLE_GEMFILE" => "~/shop/Gemfile", "RUBYOPT" => nil, ...}
   #   bundle.version("puma")      # "6.4.3", from Gemfile.lock
   #   bundle.to_h                 # provenance: gemfile, lock digest, app Ruby, gems
+  #   bundle.installed.unavailable_reason("falcon")   # its group is optional: how to add it
   class AppBundle
     # What rackbench's own `bundle exec` leaves in the environment; the app's
     # bundle sets its own.
@@ -61,9 +63,15 @@ module Rackbench
     def check!(gem)
       return if gem.nil? || gems.key?(gem)
 
-      raise ServiceError, "the app's bundle (#{lockfile}) has no #{gem}: run `bundle add #{gem}` in #{dir}, " \
-                          "or remove the server from the suite"
+      raise ServiceError, missing(gem)
     end
+
+    def missing(gem)
+      "the app's bundle (#{lockfile}) has no #{gem}: run `bundle add #{gem}` in #{dir}, or remove the server from the suite"
+    end
+
+    # What the bundle loads here (Installed): asked of Bundler once.
+    def installed = @installed ||= Installed.new(self)
 
     # argv of an adapter, started through `bundle exec` under the app's
     # Gemfile: a gem executable run by path becomes its name, which the
@@ -97,10 +105,13 @@ module Rackbench
       text.scan(/^ {4}([A-Za-z0-9_.-]+) \(([^)]+)\)$/).to_h { |name, version| [name, version.sub(/-[a-z].*\z/, "")] }
     end
 
+    # Bundler's executable, run by this Ruby. Outside a bundle, Debian's
+    # bundler has no bin path in RubyGems (Gem.bin_path answers nil): the
+    # `bundle` on PATH is the same Ruby script.
     def bundle_exe
-      Gem.bin_path("bundler", "bundle")
+      Gem.bin_path("bundler", "bundle") || Executable.find("bundle") || "bundle"
     rescue Gem::Exception
-      "bundle"
+      Executable.find("bundle") || "bundle"
     end
   end
 end

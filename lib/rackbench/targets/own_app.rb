@@ -40,21 +40,35 @@ module Rackbench
 
     # Runs each setup: command once with sh, in the suite app's folder; the
     # first that fails (or outlives SETUP_TIMEOUT_S) stops the run.
-    def setup!(supervisor, dir, service_env)
-      commands = @suite["setup"] || []
+    def setup!(supervisor, dir, service_env, log_root: nil)
+      run_commands(@suite["setup"] || [], supervisor, dir, env(service_env), app_path: app_paths.first, log_root: log_root)
+    end
+
+    # A server entry's setup: commands, once before its first start, in its
+    # app's folder with its env over the suite's; the first that fails
+    # fails that server's cells.
+    def server_setup!(server, supervisor, dir, service_env, app_path:, log_root: nil)
+      run_commands(server.setup, supervisor, dir, env(service_env).merge(server.entry_env), app_path: app_path,
+                                                                                            log_root: log_root)
+    end
+
+    private
+
+    def run_commands(commands, supervisor, dir, env, app_path:, log_root:)
       return if commands.empty?
 
-      app_dir = File.dirname(app_paths.first)
-      bundle = AppBundle.for(app_paths.first)
-      env = (bundle ? bundle.env : {}).merge(env(service_env))
+      app_dir = File.dirname(app_path)
+      bundle = AppBundle.for(app_path)
+      env = (bundle ? bundle.env : {}).merge(env)
       FileUtils.mkdir_p(dir)
       commands.each_with_index do |command, i|
+        log_path = File.join(dir, "setup-#{i + 1}.log")
         output, status, = supervisor.capture(["sh", "-c", command], name: "setup #{i + 1}", env: env, chdir: app_dir,
-                                                                    log_path: File.join(dir, "setup-#{i + 1}.log"),
-                                                                    timeout_s: SETUP_TIMEOUT_S)
+                                                                    log_path: log_path, timeout_s: SETUP_TIMEOUT_S)
         next if status.success?
 
-        raise ServiceError.new("setup command #{command.inspect} failed (#{status.inspect}) in #{app_dir}",
+        ran = Supervisor::Child.new(name: "setup command #{command.inspect}", status: status, log_path: log_path)
+        raise ServiceError.new(ExitReason.new(ran, app_dir: app_dir, log_root: log_root).failed,
                                log_tail: output.lines.last(10).join)
       end
     end

@@ -20,10 +20,14 @@ module Rackbench
     attr_reader :server, :proxy, :children, :bind, :backends
 
     # host: the Hosts::Connection of the host it runs on, or nil for this machine.
+    # rackup: a config.ru served in the app's place (Probe::Wrapper): it
+    # replaces the app's path in the server's argv; everything else (folder,
+    # bundle, the server's own config) stays the app's.
     def initialize(server, supervisor:, dir:, app:, env: {}, cpus: nil, ready_timeout_s: Readiness::DEFAULT_TIMEOUT_S,
-                   ready_path: nil, host: nil, log_root: nil)
+                   ready_path: nil, host: nil, log_root: nil, rackup: nil)
       @host = host
       @log_root = log_root
+      @rackup = rackup
       @server = server
       @supervisor = supervisor
       @dir = dir
@@ -99,7 +103,8 @@ module Rackbench
       bind = server.bind(dir)
       bind = Servers::Base::Bind.new(port: bind.port, host: @host.host.address) if @host
       argv = server.command(app: @app, bind: bind, dir: dir)
-      env = server.env.merge(@env)
+      argv = argv.map { |a| a == @app ? @rackup : a } if @rackup
+      env = server.env.merge(@env).merge(server.entry_env)
       env = @bundle.env.merge(env) if @bundle
       env = server.yjit_env(env)
       # A gem's executable run by this Ruby goes through the app's bundle; servers

@@ -27,6 +27,11 @@ module Rackbench
       "#{@name} exited #{moment} (#{status_text(@child.status)})#{what_the_log_says}#{where}"
     end
 
+    # A command that had to succeed (a setup step) and did not.
+    def failed
+      "#{@name} failed (#{status_text(@child.status)})#{what_the_log_says(quiet: ": #{last_line}")}#{where}"
+    end
+
     def not_ready(timeout_s, last_error)
       "#{@name} not ready after #{timeout_s}s (last: #{last_error || "no answer"})#{what_the_log_says(quiet: "")}#{where}"
     end
@@ -51,8 +56,10 @@ module Rackbench
       return ": #{error}" if error
       return ": it logged nothing" if log_text.strip.empty?
 
-      quiet || ": no error in its log, which ends: #{AppError.truncate(log_text.lines.last.strip).inspect}"
+      quiet || ": no error in its log, which ends: #{last_line.inspect}"
     end
+
+    def last_line = AppError.truncate(log_text.lines.reject { |l| l.strip.empty? }.last.to_s.strip)
 
     def where
       path = @child.log_path or return ""

@@ -73,7 +73,7 @@ module Rackbench
         @fleet = Hosts::Fleet.start(suite, supervisor: supervisor, dir: @run["dir"]) # suites with hosts: (Hosts)
         @window = @fleet.window(@window) if @fleet
         @service_env = own_app.env(Apps.default_env(@run["dir"]).merge(start_services))
-        own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env)
+        own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env, log_root: store.dir)
         fail_unavailable
         (1..policy.deployments).each { |epoch| run_epoch(epoch) }
         status = "finished"
@@ -119,9 +119,15 @@ module Rackbench
     def fail_unavailable
       plan.groups.each do |group|
         server = server_for(group)
-        why = server.class.unavailable_reason || server.proxy_class&.unavailable_reason
+        why = server.class.unavailable_reason_in(app_bundle(group.server_config)) || server.proxy_class&.unavailable_reason
         group.cells.each { |cell| fail_cell(cell, "#{server.name} cannot run here: #{why}") } if why
       end
+    end
+
+    # The app's own bundle (AppBundle), asked once per app; nil for a bundled app.
+    def app_bundle(server_config)
+      path = suite.app_path(*server_config["app"])
+      (@app_bundles ||= {}).fetch(path) { @app_bundles[path] = AppBundle.for(path) }
     end
 
     # --- order ------------------------------------------------------------
@@ -229,7 +235,16 @@ module Rackbench
       Engines::Load.new(target: trial.target(traffic.path), concurrency: cell.concurrency, threads: suite["client_threads"],
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
-                        rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic)
+                        rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
+                        request_start: suite["explain"], arrivals: arrivals(cell))
+    end
+
+    # Open loop's arrivals: the suite's, or (auto) Poisson in a rate sweep.
+    def arrivals(cell)
+      chosen = suite["arrivals"]
+      return chosen unless chosen.nil? || chosen == "auto"
+
+      cell.rate ? "poisson" : "uniform"
     end
 
     # An engine that cannot cut the warm-up from its own run gets a separate
@@ -265,8 +280,9 @@ module Rackbench
 
       group = groups.fetch(key)
       number = (@deployed[key] += 1)
-      trial = trial_for(group, cell.key, number).start
-      @live[key] = Live.new(key: key, trial: trial, epoch: epoch, number: number, warmed: Set.new)
+      trial = trial_for(group, cell.key, number)
+      setup_server(key, trial.server, File.join(File.dirname(trial.dir), "setup"))
+      @live[key] = Live.new(key: key, trial: trial.start, epoch: epoch, number: number, warmed: Set.new)
     rescue ServiceError => e
       group.cells.each { |c| fail_cell(c, e.message, e.log_tail) }
       nil
@@ -274,15 +290,24 @@ module Rackbench
 
     # Every answer is checked before it is measured: against the suite's
     # expect_status/expect_body, else, for a bundled app, the catalogue's
-    # expected answer (AnswerRule).
+    # expected answer (AnswerRule). explain: true serves the app inside the probe.
     def trial_for(group, key, number)
       config = group.server_config
       rule = AnswerRule.new(catalogue: Apps.bundled?(config["app"] || suite["app"]), env: @service_env)
       dir = File.join(@run["dir"], format("%02d-%s", key.variant, slug(key.config_label)), "d#{number}")
       Trial.new(server_for(group), supervisor: supervisor, dir: dir, app: suite.app_path(*config["app"]), window: @window,
-                                   rule: rule, env: @service_env, cpus: pinning.server_cpus,
+                                   rule: rule, explain: suite["explain"], env: @service_env, cpus: pinning.server_cpus,
                                    ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
                                    host: @fleet&.server_connection(config), log_root: store.dir)
+    end
+
+    # A server entry's own setup: commands, once per run before its first start.
+    def setup_server(key, server, dir)
+      return if (@set_up ||= Set.new).include?(key)
+
+      own_app.server_setup!(server, supervisor, dir, @service_env, app_path: suite.app_path(*server.config["app"]),
+                                                                   log_root: store.dir)
+      @set_up << key
     end
 
     def retire(keys)

@@ -30,15 +30,17 @@ module Rackbench
 
     # window: the Window that measures (nil for a trial that only checks);
     # rule: the AnswerRule (default: any 2xx or 3xx, or the request's own
-    # expectation); the other options are the Deployment's (env, cpus,
-    # ready_timeout_s, ready_path, host, log_root).
-    def initialize(server, supervisor:, dir:, app:, window: nil, rule: AnswerRule.new, **deployment_options)
+    # expectation); explain: serve the app inside the probe (Probe::Wrapper),
+    # whose records each window reads; the other options are the
+    # Deployment's (env, cpus, ready_timeout_s, ready_path, host, log_root).
+    def initialize(server, supervisor:, dir:, app:, window: nil, rule: AnswerRule.new, explain: false, **deployment_options)
       @server = server
       @supervisor = supervisor
       @dir = dir
       @app = app
       @window = window
       @rule = rule
+      @explain = explain
       @deployment_options = deployment_options
       @verified = {}
     end
@@ -47,7 +49,10 @@ module Rackbench
     # (with the log tail), having stopped what it started, if it never is.
     def start
       FileUtils.mkdir_p(dir)
-      @deployment = Deployment.new(server, supervisor: @supervisor, dir: dir, app: @app, **@deployment_options).start
+      rackup = @explain ? Probe::Wrapper.write(app: @app, dir: dir) : nil
+      @probe_dir = rackup && Probe::Wrapper.probe_dir(dir)
+      @deployment = Deployment.new(server, supervisor: @supervisor, dir: dir, app: @app, rackup: rackup,
+                                           **@deployment_options).start
       self
     end
 
@@ -90,11 +95,12 @@ module Rackbench
       @drain ||= Drain.new(deployment, path: path, timeout_s: timeout_s).calibrate
     end
 
-    # One measured window of load (drained first once #drain was called);
-    # neighbours: pids of the trials running beside this one.
+    # One measured window of load (drained first once #drain was called; with
+    # explain, the probe's records of it too); neighbours: pids of the trials
+    # running beside this one.
     def measure(load, dir:, neighbours: [], service_pids: [], log_name: nil)
       @window.measure(deployment, load, dir: dir, drain: @drain, neighbours: neighbours, service_pids: service_pids,
-                                        log_name: log_name)
+                                        log_name: log_name, probe_dir: @probe_dir)
     end
 
     def stop

@@ -22,12 +22,15 @@ module Rackbench
 
     # Raises ServiceError when the server died, stalled or never drained.
     # neighbours: pids of deployments running beside this one (Drain).
-    def measure(deployment, load, dir:, drain: nil, service_pids: [], neighbours: [], log_name: nil)
+    # probe_dir: where the deployment's Probe writes (explain: true); its
+    # records of the measured window go into the repeat's resources["explain"].
+    def measure(deployment, load, dir:, drain: nil, service_pids: [], neighbours: [], log_name: nil, probe_dir: nil)
       drain_s = drain&.wait(neighbours: neighbours)
       services = Sampler.new(root_pids: service_pids)
       services_before = services.take
       noise = Noise.new(cpus: measured_cpus).start
       sampler = deployment.sampler.start
+      started_us = Probe::Window.now_us
       begin
         result = @engine.run(load, supervisor: @supervisor, dir: dir, cpus: @pinning.client_cpus,
                                    log_name: log_name || "#{@engine.name}.out")
@@ -39,12 +42,19 @@ module Rackbench
       noise_h["neighbours_cpu_share"] = drain&.neighbours_busy
       check!(deployment, result)
       measured_from_s = @engine.warmup_in_run? ? load.warmup_s.to_f : 0
-      Measurement::Repeat.new(result: result, noise: noise_h, drain_s: drain_s&.round(3),
-                              resources: Sampler.summarize(samples.select { |s| s.t_s >= measured_from_s }),
+      resources = Sampler.summarize(samples.select { |s| s.t_s >= measured_from_s })
+      resources["explain"] = probe_window(probe_dir, started_us, measured_from_s, result) if probe_dir
+      Measurement::Repeat.new(result: result, noise: noise_h, drain_s: drain_s&.round(3), resources: resources,
                               started_at: Time.now.utc.iso8601(3))
     end
 
     private
+
+    # The probe's records from the engine's counted start to its end.
+    def probe_window(probe_dir, started_us, measured_from_s, result)
+      from_us = started_us + (measured_from_s * 1e6).to_i
+      Probe::Window.read_settled(probe_dir, from_us: from_us, to_us: from_us + (result.duration_s.to_f * 1e6).to_i)
+    end
 
     def measured_cpus
       @pinning.enabled? ? (@pinning.server_cpus + @pinning.client_cpus) : nil

@@ -4,34 +4,34 @@ module Rackbench
   module Tune
     # The configurations tune may try for a server, as suite server entries,
     # and the order of a budgeted search: a coarse grid first, then the
-    # untried neighbours of the best so far (SPACES, #coarse, #neighbours).
+    # untried neighbours of the best so far (#coarse, #neighbours). Each
+    # server's adapter says what to try (Servers::Base.tunes) and which
+    # configs it takes (.tunable?); its boolean knobs are the switches
+    # --vary turns on and off, besides yjit.
     #
     #   Space.new("puma")                                        # workers x threads
     #   Space.new("puma", values: { "threads" => [4, 8] }, vary: %w[yjit preload])
     class Space
-      # server => {knob => values}; workers 0 is puma's single mode. Falcon
-      # runs its hybrid model (forked reactors x threads); Passenger's open
-      # source edition has processes only.
-      SPACES = {
-        "puma" => { "workers" => [0, 1, 2, 4], "threads" => [1, 2, 4, 8, 16] },
-        "unicorn" => { "workers" => [1, 2, 4, 8] },
-        "pitchfork" => { "workers" => [1, 2, 4, 8] },
-        "falcon" => { "workers" => [1, 2, 4], "threads" => [1, 2, 4, 8] },
-        "iodine" => { "workers" => [1, 2, 4], "threads" => [1, 2, 4, 8, 16] },
-        "agoo" => { "workers" => [1, 2, 4], "threads" => [1, 2, 4, 8, 16] },
-        "passenger" => { "workers" => [1, 2, 4, 8] }
-      }.freeze
-      FIXED = { "falcon" => { "model" => "hybrid" } }.freeze
-      # On/off knobs --vary adds, and the servers that take them.
-      SWITCHES = { "yjit" => :all, "preload" => %w[puma unicorn], "fork_worker" => %w[puma] }.freeze
+      # The servers whose adapters say what to tune, puma first (tune's default).
+      def self.servers = tunable_adapters.map(&:server_name).sort_by { |name| name == "puma" ? "" : name }
+
+      # What --vary takes: yjit, and the boolean knobs of the servers tune knows.
+      def self.switches
+        ["yjit"] + tunable_adapters.flat_map { |a| a.knob_schema.values.select { |k| k.types == [:boolean] }.map(&:name) }.uniq
+      end
+
+      def self.tunable_adapters = Servers.all.select(&:tune_space)
 
       attr_reader :server, :knobs
 
       def initialize(server, values: {}, vary: [])
         @server = server
-        base = SPACES.fetch(server) do
-          raise ConfigError, "tune knows the configs of #{SPACES.keys.join(", ")}; got --server #{server.inspect}"
+        unless Space.servers.include?(server)
+          raise ConfigError, "tune knows the configs of #{Space.servers.join(", ")}; got --server #{server.inspect}"
         end
+
+        @adapter = Servers.fetch(server)
+        base = @adapter.tune_space
         @knobs = base.merge(checked_values(base, values)).merge(switches(vary))
       end
 
@@ -62,12 +62,9 @@ module Rackbench
         knobs.values.first.product(*knobs.values.drop(1)).map { |values| entry(names.zip(values).to_h) }.select { |c| valid?(c) }
       end
 
-      # puma's preload and fork_worker need cluster mode.
-      def valid?(config)
-        !(config["workers"].to_i.zero? && (config["preload"] || config["fork_worker"]))
-      end
+      def valid?(config) = @adapter.tunable?(config)
 
-      def entry(knobs) = { "server" => server }.merge(FIXED.fetch(server, {})).merge(knobs.reject { |_, v| v == false })
+      def entry(knobs) = { "server" => server }.merge(@adapter.tune_fixed).merge(knobs.reject { |_, v| v == false })
 
       def checked_values(base, values)
         values.each do |name, list|
@@ -82,18 +79,20 @@ module Rackbench
         values.transform_values { |list| list.uniq.sort }
       end
 
-      # Puma's workers may be 0 (single mode); every other count starts at 1.
+      # Counts within the knob's bounds (puma's workers may be 0: single mode).
       def whole_numbers?(name, list)
-        least = name == "workers" && server == "puma" ? 0 : 1
-        list.is_a?(Array) && !list.empty? && list.all? { |v| v.is_a?(Integer) && v >= least }
+        knob = @adapter.knob_schema.fetch(name)
+        list.is_a?(Array) && !list.empty? && list.all? { |v| v.is_a?(Integer) && knob.problem(v).nil? }
       end
 
       def switches(vary)
         vary.to_h do |name|
-          servers = SWITCHES.fetch(name) do
-            raise ConfigError, "--vary: cannot vary #{name.inspect}; it takes #{SWITCHES.keys.join(", ")}"
+          unless Space.switches.include?(name)
+            raise ConfigError, "--vary: cannot vary #{name.inspect}; it takes #{Space.switches.join(", ")}"
           end
-          raise ConfigError, "--vary: #{server} has no #{name} knob" unless servers == :all || servers.include?(server)
+
+          own = name == "yjit" || @adapter.knob_schema[name]&.types == [:boolean]
+          raise ConfigError, "--vary: #{server} has no #{name} knob" unless own
 
           [name, [false, true]]
         end

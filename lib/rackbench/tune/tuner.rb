@@ -166,7 +166,8 @@ module Rackbench
       def probe(server, trial)
         lambda do |rate|
           load = Engines::Load.new(target: trial.target(@traffic.path), concurrency: connections(rate), duration_s: PROBE_S,
-                                   warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10, traffic: @traffic)
+                                   warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10, traffic: @traffic,
+                                   arrivals: "poisson", seed: @position + 1)
           repeat = trial.measure(load, dir: trial.dir, log_name: "probe-#{@position + 1}.out")
           record(server, rate, load, repeat)
           repeat

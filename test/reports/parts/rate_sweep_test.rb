@@ -64,6 +64,23 @@ module Rackbench
         assert_equal "/sleep/50", rows.first["endpoint"]
       end
 
+      # 400 req/s offered to puma x0:2: 30 of 40 requests of its window left without a response.
+      def overloaded_cells
+        window = { "total" => 40, "completed" => 10, "failed" => 0, "censored" => 30, "timeout" => 0, "in_flight" => 10,
+                   "unsent" => 20, "histogram" => [[900_000, 10]], "censored_histogram" => [[2_500_000, 30]] }
+        cells.each { |m| m.repeats.each { |r| r.result.window_requests = window } if m.offered_rate_per_s == 400 }
+      end
+
+      def test_percentiles_among_unfinished_requests_are_bounds_with_the_share_unfinished
+        table = Reports.fetch("table").new(RUN, overloaded_cells).render
+        row = table.lines.find { |l| l.match?(/^\s*400 /) }
+        assert_equal 3, row.scan(">= 2500.00").size, "p50, p90 and p99 of all requests: at least 2.5 s"
+        assert_includes row, "75 %"
+        curve = JSON.parse(Reports.fetch("json").new(RUN, overloaded_cells).render)["rate_sweeps"].first
+        last = curve["rows"].last
+        assert_equal [true, 2500.0, 0.75], last.values_at("p99_censored", "p99_all_ms", "unfinished_share")
+      end
+
       def test_the_table_and_markdown_show_a_curve_per_config
         assert_match %r{^Latency against offered rate: puma x0:8, /sleep/50, 32 connections$}, render("table")
         assert_match %r{^#### Latency against offered rate: puma x0:2, /sleep/50, 32 connections$}, render("markdown")

@@ -52,6 +52,28 @@ module Rackbench
       assert_equal ["load1: slow"], @merged.warnings
     end
 
+    def window(total:, completed:, censored:, histogram:, censored_histogram:)
+      { "total" => total, "completed" => completed, "failed" => total - completed - censored, "censored" => censored,
+        "timeout" => 0, "in_flight" => censored, "unsent" => 0, "histogram" => histogram,
+        "censored_histogram" => censored_histogram }
+    end
+
+    def test_the_windows_requests_merge_exactly_counts_and_censored_ages_alike
+      @a.window_requests = window(total: 40, completed: 30, censored: 10, histogram: [[50, 30]],
+                                  censored_histogram: [[900, 10]])
+      @b.window_requests = window(total: 12, completed: 10, censored: 2, histogram: [[50, 10]],
+                                  censored_histogram: [[900, 1], [2000, 1]])
+      merged = Result.merge([@a, @b]).window_requests
+      assert_equal [52, 40, 12, 12], merged.values_at("total", "completed", "censored", "in_flight")
+      assert_equal [[900, 11], [2000, 1]], merged["censored_histogram"]
+      assert_equal [[50, 40]], merged["histogram"]
+    end
+
+    def test_without_every_hosts_window_requests_the_merge_has_none
+      @a.window_requests = window(total: 1, completed: 1, censored: 0, histogram: [[5, 1]], censored_histogram: [])
+      assert_nil Result.merge([@a, @b]).window_requests
+    end
+
     def test_a_merged_result_survives_the_store_round_trip
       assert_equal @merged.hosts, Result.from_h(JSON.parse(@merged.to_h.to_json)).hosts
     end

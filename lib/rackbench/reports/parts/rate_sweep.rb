@@ -8,12 +8,17 @@ module Rackbench
     # CI, p50/p90/p99 from the merged histogram, p99's between-repeat CI,
     # errors; json has p50's and p90's CIs too). Latency is from each
     # request's scheduled send time, so the rows past a server's capacity
-    # show its queue. Empty without a sweep.
+    # show its queue. Past it, requests are left without a response: a
+    # percentile among them is shown over all the windows' requests as a
+    # lower bound (">= 1359.87", no CI), and "unfinished" gives their share
+    # (Measurement#latency_all; json: p50_all_ms, p50_censored, ...). Empty
+    # without a sweep.
     #
     #   RateSweep.new(measurements).curves  # => [{"config", "endpoint", "concurrency", "rows" => [...]}]
     #   RateSweep.new(measurements).sections  # => a Document::Section "rate_sweep" per curve
     class RateSweep
-      HEADERS = ["offered req/s", "achieved req/s [95% CI]", "p50 ms", "p90 ms", "p99 ms [95% CI]", "errors n/tot"].freeze
+      HEADERS = ["offered req/s", "achieved req/s [95% CI]", "p50 ms", "p90 ms", "p99 ms [95% CI]", "unfinished",
+                 "errors n/tot"].freeze
 
       def initialize(measurements)
         @measurements = measurements.select(&:offered_rate_per_s)
@@ -52,20 +57,39 @@ module Rackbench
           "p50_ms" => ok ? measurement.latency_ms(50) : nil, "p90_ms" => ok ? measurement.latency_ms(90) : nil,
           "p99_ms" => ok ? measurement.latency_ms(99) : nil, "p99_ci" => ok ? measurement.latency_ci_ms(99) : nil,
           "p50_ci" => ok ? measurement.latency_ci_ms(50) : nil, "p90_ci" => ok ? measurement.latency_ci_ms(90) : nil,
-          "errors" => measurement.errors_n_tot, "reason" => measurement["reason"] }
+          "errors" => measurement.errors_n_tot, "reason" => measurement["reason"] }.merge(all_requests(measurement))
+      end
+
+      # The percentiles over every request of the windows, and the share left without a response.
+      def all_requests(measurement)
+        return {} unless measurement.ok? && measurement.window_requests
+
+        [50, 90, 99].each_with_object("unfinished_share" => measurement.unfinished_share) do |p, h|
+          all = measurement.latency_all(p)
+          h["p#{p}_all_ms"] = all.value_ms
+          h["p#{p}_censored"] = all.bound
+        end
       end
 
       def cells(row)
         unless row["ok"]
           return [format("%g", row["offered_per_s"]), "failed: #{row["reason"].to_s.lines.first.to_s.strip}", "", "", "",
-                  ""]
+                  "", ""]
         end
 
         [format("%g", row["offered_per_s"]), with_ci(row["achieved_per_s"], row["achieved_ci"], "%.1f"),
-         ms(row["p50_ms"]), ms(row["p90_ms"]), with_ci(row["p99_ms"], row["p99_ci"], "%.2f"), row["errors"]]
+         bound(row, 50) || ms(row["p50_ms"]), bound(row, 90) || ms(row["p90_ms"]),
+         bound(row, 99) || with_ci(row["p99_ms"], row["p99_ci"], "%.2f"), unfinished(row["unfinished_share"]), row["errors"]]
       end
 
       def ms(value) = value ? format("%.2f", value) : "-"
+      def bound(row, percentile) = row["p#{percentile}_censored"] ? ">= #{ms(row["p#{percentile}_all_ms"])}" : nil
+
+      def unfinished(share)
+        return "-" unless share
+
+        "#{(share * 100).round(share.positive? && share < 0.01 ? 1 : 0)} %"
+      end
 
       def with_ci(value, ci, fmt)
         return "-" unless value

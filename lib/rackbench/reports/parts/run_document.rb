@@ -24,7 +24,7 @@ module Rackbench
       def document
         run = @report.run
         cells = @report.cells
-        Document.new(@report.heading, [*TuneAnswer.new(run).sections, *results, *MixBreakdown.new(cells).sections,
+        Document.new(@report.heading, [*TuneAnswer.new(run).sections, *results, *MixBreakdown.new(cells).sections, *Probe::Section.new(cells).sections,
                                        *RateSweep.new(cells).sections, verdicts, failures, warnings].compact)
       end
 

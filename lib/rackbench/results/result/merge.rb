@@ -14,6 +14,9 @@ module Rackbench
   #                                  highest; p50_us/p99_us the highest host's (an upper bound:
   #                                  a second's percentile cannot be merged from percentiles)
   #   endpoints (a traffic mix)      counts summed per endpoint, histograms merged
+  #   window_requests                counts summed, completed and censored histograms merged
+  #                                  (WindowRequests.merge), also per endpoint; nil when a part lacks them
+  #   schedule                       the first host's (every host offered the same)
   #   warnings                       each host's, prefixed with its name
   #
   #   Result.merge([a, b], hosts: [{"host" => "load1", ...}, {"host" => "load2", ...}])
@@ -30,8 +33,19 @@ module Rackbench
         reconnects: total(results, :reconnects), latency_us: merged_latency(results, histogram), histogram: histogram,
         series: merged_series(results), command: results.first.command, endpoints: merged_endpoints(results),
         warnings: results.zip(hosts).flat_map { |r, h| r.warnings.map { |w| "#{h["host"]}: #{w}" } },
-        hosts: results.zip(hosts).map { |r, h| r.to_h.merge(h) }
+        hosts: results.zip(hosts).map { |r, h| r.to_h.merge(h) },
+        window_requests: merged_window_requests(results.map(&:window_requests)), schedule: results.first.schedule
       )
+    end
+
+    def self.merged_window_requests(parts)
+      parts.any?(&:nil?) ? nil : WindowRequests.merge(parts).to_h
+    end
+
+    # An endpoint's window requests merged (its parts' percentiles of them are not: WindowRequests reads the merge).
+    def self.merged_window_requests_of(parts)
+      merged = merged_window_requests(parts.map { |e| e["window_requests"] })
+      merged ? { "window_requests" => merged } : {}
     end
 
     def self.total(items, field, conversion = :to_i) = items.sum { |x| x[field].public_send(conversion) }
@@ -76,13 +90,13 @@ module Rackbench
     def self.merged_endpoint(parts)
       histogram = Stats.merge_histograms(parts.map { |e| e["histogram"] || [] })
       as_results = parts.map { |e| Result.new(requests: e["requests"], latency_us: e["latency_us"]) }
-      parts.first.merge(
+      parts.first.except("window_requests", "latency_all_us", "latency_all_censored").merge(
         "requests" => total(parts, "requests"), "requests_per_s" => total(parts, "requests_per_s", :to_f),
         "non_success" => total(parts, "non_success"), "errors" => sum_maps(parts.map { |e| e["errors"] || {} }),
         "histogram" => histogram, "latency_us" => merged_latency(as_results, histogram)
-      )
+      ).merge(merged_window_requests_of(parts))
     end
     private_class_method :total, :sum_maps, :merged_latency, :merged_latency_value, :merged_series, :merged_endpoints,
-                         :merged_endpoint
+                         :merged_endpoint, :merged_window_requests, :merged_window_requests_of
   end
 end

@@ -2,9 +2,10 @@
 
 module Rackbench
   module Apps
-    # One endpoint of the bundled apps, as the catalogue in apps.rb declares
-    # it: the paths it takes, the path `rackbench verify` requests, the services
-    # it needs, and how to tell a right answer from a wrong one.
+    # One endpoint of the bundled apps, as Apps.endpoints reads it from the
+    # catalogue (apps/shared/catalogue.rb): the paths it takes, the path
+    # `rackbench verify` requests, the services it needs, and how to tell a
+    # right answer from a wrong one.
     #
     #   Endpoint.new("fibonacci", pattern: %r{\A/fibonacci/(\d+)\z}, sample: "/fibonacci/20",
     #                content_type: "text/plain", purpose: "CPU work") { |m, _env| "fibonacci(...)" }

@@ -9,8 +9,10 @@ module Rackbench
     class Agoo < Base
       NAME = "agoo"
       GEM = "agoo"
-      knob :workers, :whole, min: 0, default: 1, doc: "processes (-w)"
-      knob :threads, :whole, min: 0, default: 1, doc: "Ruby threads for Rack calls (-t)"
+      knob :workers, :whole, min: 1, default: 1, doc: "processes (-w)"
+      knob :threads, :whole, min: 1, default: 1, doc: "Ruby threads for Rack calls (-t)"
+      tunes({ "workers" => [1, 2, 4], "threads" => [1, 2, 4, 8, 16] })
+      starter 7
 
       def command(app:, bind:, **)
         address = bind.unix? ? "unix://#{bind.socket_path}" : "http://#{bind.address}:#{bind.port}"

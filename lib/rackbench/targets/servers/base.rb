@@ -18,12 +18,17 @@ module Rackbench
     # A subclass sets NAME, GEM (the gem whose version it reports), declares
     # the config keys it takes besides COMMON_KEYS with `knob` (Knobs: type,
     # bounds, default, meaning; read back with #setting), and implements
-    # #command.
+    # #command. What other commands need to know of it is declared here too,
+    # so that adding a server is adding its file:
+    #
+    #   tunes({ "workers" => [1, 2, 4] }, fixed: { "model" => "hybrid" })  # what `rackbench tune` tries
+    #   starter 2, "workers" => 2    # `rackbench init` lists it second when the app's Gemfile.lock has GEM
     class Base
       include Knobs
 
-      # app, endpoints and concurrency shape the plan (see Plan), not the server.
-      COMMON_KEYS = %w[server label bind port instances proxy app endpoints concurrency host yjit].freeze
+      # app, endpoints and concurrency shape the plan (see Plan), not the
+      # server; env and setup are the entry's own needs (#entry_env, #setup).
+      COMMON_KEYS = %w[server label bind port instances proxy app endpoints concurrency host yjit env setup].freeze
 
       # Where a server listens: a loopback TCP port or a Unix socket path; on
       # a suite's host (Hosts), that host's address (host).
@@ -44,6 +49,30 @@ module Rackbench
         # Servers run by this Ruby can turn YJIT on (JRuby's cannot).
         def supports_yjit? = true
         def yjit_available? = defined?(RubyVM::YJIT) ? true : false
+
+        # The configs `rackbench tune` tries (Tune::Space): knob => values,
+        # and knobs held fixed meanwhile. Its boolean knobs are what --vary
+        # turns on and off.
+        def tunes(space, fixed: {})
+          @tune_space = space.freeze
+          @tune_fixed = fixed.freeze
+        end
+
+        attr_reader :tune_space, :starter_rank
+
+        def tune_fixed = @tune_fixed || {}
+
+        # Whether tune may try config (puma's preload and fork_worker need cluster mode).
+        def tunable?(_config) = true
+
+        # `rackbench init` lists this server, at rank, when the app's
+        # Gemfile.lock has its gem, with these knobs.
+        def starter(rank, knobs = {})
+          @starter_rank = rank
+          @starter_knobs = knobs.freeze
+        end
+
+        def starter_entry = { "server" => server_name }.merge(@starter_knobs || {})
 
         def server_name = self::NAME
         def gem_name = self::GEM
@@ -70,6 +99,19 @@ module Rackbench
         end
 
         def supports_unix? = true
+
+        # Whether the server starts from its gem's executable under the app's
+        # bundle (Deployment: `bundle exec`); a JVM's, a vendored one or a
+        # command runs as it is here.
+        def runs_in_app_bundle? = !gem_name.nil?
+
+        # Why this server cannot run for an app with bundle (an AppBundle, or
+        # nil): asked of the app's bundle when the server runs in it.
+        def unavailable_reason_in(bundle)
+          return unavailable_reason unless bundle && runs_in_app_bundle?
+
+          bundle.installed.unavailable_reason(gem_name)
+        end
       end
 
       attr_reader :config
@@ -103,12 +145,32 @@ module Rackbench
         end
 
         validate_settings
+        validate_needs
         validate_proxy
         validate_yjit
         raise ConfigError, "server #{name} cannot listen on a Unix socket (bind: unix)" if unix? && !self.class.supports_unix?
 
         self
       end
+
+      # env: scalar values; setup: commands (strings).
+      def validate_needs
+        env = config.fetch("env", {})
+        unless env.is_a?(Hash) && env.values.none? { |v| v.nil? || v.is_a?(Enumerable) }
+          raise ConfigError, "server #{name}: \"env\" must map names to strings or numbers, like {MAX_THREADS: 5}, " \
+                             "got #{env.inspect}"
+        end
+        setup = config.fetch("setup", [])
+        return if setup.is_a?(Array) && setup.all? { |c| c.is_a?(String) && !c.strip.empty? }
+
+        raise ConfigError, "server #{name}: \"setup\" must be a list of commands, got #{setup.inspect}"
+      end
+
+      # The entry's own environment, merged over the suite's (env: {THREADS: 4}).
+      def entry_env = config.fetch("env", {}).to_h { |k, v| [k.to_s, v.to_s] }
+
+      # Commands run once, in the app's folder, before this entry's first start.
+      def setup = config.fetch("setup", [])
 
       def validate_proxy
         return unless config["proxy"]

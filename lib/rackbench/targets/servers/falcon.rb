@@ -11,9 +11,12 @@ module Rackbench
       NAME = "falcon"
       GEM = "falcon"
       MODELS = %w[forked threaded hybrid].freeze
-      knob :workers, :whole, min: 0, default: 1, doc: "reactor processes (forked: --count, hybrid: --forks)"
-      knob :threads, :whole, min: 0, default: 1, doc: "reactor threads (threaded: --count, hybrid: --threads)"
+      knob :workers, :whole, min: 1, default: 1, doc: "reactor processes (forked: --count, hybrid: --forks)"
+      knob :threads, :whole, min: 1, default: 1, doc: "reactor threads (threaded: --count, hybrid: --threads)"
       knob :model, :one_of, values: MODELS, doc: "container"
+      # Tuned in its hybrid model: forked reactors x threads.
+      tunes({ "workers" => [1, 2, 4], "threads" => [1, 2, 4, 8] }, fixed: { "model" => "hybrid" })
+      starter 4
 
       def self.supports_unix? = false
 

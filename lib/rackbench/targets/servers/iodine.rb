@@ -10,8 +10,10 @@ module Rackbench
     class Iodine < Base
       NAME = "iodine"
       GEM = "iodine"
-      knob :workers, :whole, min: 0, default: 1, doc: "processes (-w)"
-      knob :threads, :whole, min: 0, default: 1, doc: "threads per process (-t)"
+      knob :workers, :whole, min: 1, default: 1, doc: "processes (-w)"
+      knob :threads, :whole, min: 1, default: 1, doc: "threads per process (-t)"
+      tunes({ "workers" => [1, 2, 4], "threads" => [1, 2, 4, 8, 16] })
+      starter 6
 
       def command(app:, bind:, **)
         address = bind.unix? ? ["-p", "0", "-b", bind.socket_path] : ["-p", bind.port.to_s, "-b", bind.address]

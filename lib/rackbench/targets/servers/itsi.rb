@@ -22,6 +22,9 @@ module Rackbench
       knob :threads, :whole, min: 0, default: 1, doc: "Ruby threads for Rack calls per process (-t)"
 
       class << self
+        # from vendor/itsi, outside the app's bundle
+        def runs_in_app_bundle? = false
+
         def gem_spec
           specs = Dir[File.join(GEM_HOME, "specifications", "itsi-server-*.gemspec")]
           specs.map { |f| Gem::Specification.load(f) }.max_by(&:version)

@@ -23,6 +23,8 @@ module Rackbench
 
       class << self
         def supports_unix? = false
+        # from vendor/mongrel, outside the app's bundle
+        def runs_in_app_bundle? = false
 
         def gem_spec
           Dir[File.join(GEM_HOME, "specifications", "mongrel-*.gemspec")].map { |f| Gem::Specification.load(f) }.max_by(&:version)

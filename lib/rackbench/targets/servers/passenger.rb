@@ -17,13 +17,15 @@ module Rackbench
       GEM = nil
       EXECUTABLE = "passenger"
       SPAWN_METHODS = %w[smart direct].freeze
-      knob :workers, :whole, min: 0, doc: "app processes, fixed pool (sets min_instances = max_pool_size)"
+      knob :workers, :whole, min: 1, doc: "app processes, fixed pool (sets min_instances = max_pool_size)"
       knob :max_pool_size, :whole, min: 0, default: 6, doc: "maximum app processes (--max-pool-size; default: workers, else 6)"
       knob :min_instances, :whole, min: 0, default: 1,
                                    doc: "processes kept alive when idle (--min-instances; default: workers, else 1)"
       knob :spawn_method, :one_of, values: SPAWN_METHODS, doc: "smart preloads the app, direct does not"
       knob :max_requests, :whole, min: 0, default: 0, doc: "restart a process after this many requests (0 = never)"
       knob :concurrency_model, :string, default: "process", doc: "process only: threads need Passenger Enterprise"
+      # The open-source edition has processes only.
+      tunes({ "workers" => [1, 2, 4, 8] })
 
       class << self
         def path = Executable.find(EXECUTABLE)

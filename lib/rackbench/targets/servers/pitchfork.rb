@@ -8,17 +8,23 @@ module Rackbench
     #
     #   - {server: pitchfork, workers: 4}
     #   - {server: pitchfork, workers: 4, refork_after: [50, 100, 1000]}
+    #   - {server: pitchfork, workers: 4, config: config/pitchfork.rb}
     class Pitchfork < Base
       NAME = "pitchfork"
       GEM = "pitchfork"
-      knob :workers, :whole, min: 0, default: 1, doc: "worker processes (worker_processes)"
+      knob :workers, :whole, min: 1, default: 1, doc: "worker processes (worker_processes)"
       knob :refork_after, :list, items: :whole, min: 1,
                                  doc: "requests after which a worker is promoted to mold, per generation (default off)"
       knob :backlog, :whole, min: 0, default: 1024, doc: "listen backlog"
+      knob :config, :string,
+           doc: "the app's own pitchfork config file (relative to the app's folder), read first; the knobs above override it"
+      tunes({ "workers" => [1, 2, 4, 8] })
+      starter 3, "workers" => 2
 
       def command(app:, bind:, dir:)
         config_path = File.join(dir, "pitchfork.rb")
-        File.write(config_path, config_file(bind))
+        own = config["config"] && File.expand_path(config["config"], File.dirname(app))
+        File.write(config_path, (own ? "instance_eval(File.read(#{own.inspect}), #{own.inspect})\n" : "") + config_file(bind))
         [*gem_bin("pitchfork"), "-E", "production", "-c", config_path, app]
       end
 

@@ -11,10 +11,15 @@ module Rackbench
       NAME = "puma"
       GEM = "puma"
       knob :workers, :whole, min: 0, default: 0, doc: "forked worker processes (0 = single mode)"
-      knob :threads, :whole, min: 0, default: 5, doc: "threads per process (min = max)"
+      knob :threads, :whole, min: 1, default: 5, doc: "threads per process (min = max)"
       knob :preload, :boolean, default: false, doc: "preload the app before forking workers"
       knob :fork_worker, :boolean, default: false, doc: "fork workers from worker 0 (puma >= 5)"
       knob :config, :string, doc: "the app's own puma config file (relative to the app's folder); the knobs above override it"
+      tunes({ "workers" => [0, 1, 2, 4], "threads" => [1, 2, 4, 8, 16] })
+      starter 1, "threads" => 5
+
+      # preload and fork_worker need workers to fork (cluster mode).
+      def self.tunable?(config) = !(config["workers"].to_i.zero? && (config["preload"] || config["fork_worker"]))
 
       # fork_worker forks workers from worker 0, so it needs cluster mode.
       def validate!

@@ -17,6 +17,7 @@ module Rackbench
       GEM = "thin"
       knob :threads, :whole, min: 0, doc: "run requests on a thread pool of this size (--threaded; default off)"
       knob :max_conns, :whole, min: 0, doc: "maximum connections (--max-conns; default thin's)"
+      starter 5
 
       def command(app:, bind:, **)
         argv = [*gem_bin("thin"), "start", "--rackup", app, "--environment", "production",

@@ -9,11 +9,13 @@ module Rackbench
     class Unicorn < Base
       NAME = "unicorn"
       GEM = "unicorn"
-      knob :workers, :whole, min: 0, default: 1, doc: "worker processes (worker_processes)"
+      knob :workers, :whole, min: 1, default: 1, doc: "worker processes (worker_processes)"
       knob :preload, :boolean, default: false, doc: "preload_app true"
       knob :backlog, :whole, min: 0, default: 1024, doc: "listen backlog"
       knob :config, :string,
            doc: "the app's own unicorn config file (relative to the app's folder), read first; the knobs above override it"
+      tunes({ "workers" => [1, 2, 4, 8] })
+      starter 2, "workers" => 2
 
       def command(app:, bind:, dir:)
         config_path = File.join(dir, "unicorn.rb")

@@ -8,6 +8,7 @@ module Rackbench
     class Webrick < Base
       NAME = "webrick"
       GEM = "webrick"
+      starter 8
 
       def self.supports_unix? = false
 

@@ -54,6 +54,8 @@ module Rackbench
 
       def self.supports_unix? = false
       def self.supports_yjit? = false
+      # JRuby's gems, in vendor/jruby, outside the app's bundle
+      def self.runs_in_app_bundle? = false
 
       def env
         { "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "BUNDLER_SETUP" => nil, "RUBYLIB" => nil,

@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+require_relative "engine_helper"
+
+module Rackbench
+  # A server offered four times its capacity: one puma thread on 50 ms
+  # sleeps (at most 20 req/s) at 80 req/s, open loop, for 3 s. Most of the
+  # window's requests get no response before the run stops; each is counted
+  # and censored at its age, the percentiles they cover are lower bounds, and
+  # the median of all the window's requests exceeds the median of those that
+  # completed (the lucky ones a plain percentile describes).
+  class NativeCensoringTest < Minitest::Test
+    include EngineHelpers
+
+    RATE = 80
+    WINDOW_S = 3
+
+    def overloaded_puma
+      _puma, base = start_puma(threads: 1)
+      "#{base}/sleep/50"
+    end
+
+    def test_an_overloaded_server_leaves_requests_unfinished_and_they_count
+      r = load_json(overloaded_puma, "-c", 64, "-d", "#{WINDOW_S}s", "--warmup", "500ms", "--rate", RATE,
+                    "--timeout", "10s")
+      window = r["window_requests"]
+      assert_equal RATE * WINDOW_S, window["total"], "every request scheduled in the window is one of its requests"
+      assert_equal window["total"], r["scheduled"]
+      assert_equal window["total"], window["completed"] + window["failed"] + window["censored"]
+      assert_equal window["censored"], window["timeout"] + window["in_flight"] + window["unsent"]
+      assert_equal r["unsent"], window["unsent"]
+      assert_operator window["censored"], :>, window["total"] / 2, "a server at a quarter of the rate leaves most unfinished"
+      assert_equal window["censored"], window["censored_histogram"].sum(&:last)
+      assert r["latency_all_censored"]["p50"], "the median of all falls among the unfinished: a bound"
+      assert r["latency_all_censored"]["p99"]
+      assert_operator r["latency_all_us"]["p50"], :>, r["latency_us"]["p50"],
+                      "the median of all the window's requests exceeds the median of the completed ones"
+      assert(r["warnings"].any? { |w| w.include?("had no response") && w.include?("past its capacity") }, r["warnings"])
+    end
+
+    def test_the_summary_marks_the_bounds
+      out, err, status, = load_raw(overloaded_puma, "-c", 64, "-d", "2s", "--rate", RATE, "--arrivals", "poisson",
+                                   "--seed", 5)
+      assert status.success?, err
+      assert_match(%r{open loop at 80\.0 req/s, poisson arrivals}, out)
+      assert_match(/Latency Distribution\s+completed\s+all requests/, out)
+      assert_match(/^\s+99%\s+\S+\s+>= \S+$/, out, "p99 of all requests is printed as a lower bound")
+      assert_match(/of them censored, '>=' a lower bound/, out)
+    end
+
+    def test_a_server_with_room_censors_nothing
+      r = load_json(overloaded_puma, "-c", 8, "-d", "2s", "--rate", 5, "--timeout", "10s")
+      window = r["window_requests"]
+      assert_equal 0, window["censored"], "at a quarter of its capacity every request is answered within the grace"
+      assert_equal window["total"], window["completed"]
+      refute(r["latency_all_censored"].values.any?)
+    end
+  end
+end

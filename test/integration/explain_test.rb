@@ -1,0 +1,55 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # explain: true on real puma servers: the engine stamps each request, the
+  # probe splits the time inside the server into queue and app, and the
+  # split tells configs apart the way queueing and the GVL say it must.
+  # Asserted as ratios between configs of one run, with generous bounds.
+  class ExplainTest < Minitest::Test
+    include TestHelpers
+
+    def run_suite(endpoint, servers, duration_s: 3)
+      path = write_suite("engine" => "native", "explain" => true, "endpoints" => [endpoint], "concurrency" => [4],
+                         "duration_s" => duration_s, "warmup_s" => 1, "servers" => servers)
+      store = Store.new(tmpdir)
+      run_id = Runner.new(Suite.load(path), store: store).run
+      store.measurements(run_id).to_h do |m|
+        assert m.ok?, "#{m.label}: #{m.reason}"
+        [m.config["threads"], Probe::Breakdown.new(m.repeats.map { |r| r.resources["explain"] })]
+      end
+    ensure
+      store&.close
+      assert_nothing_left
+    end
+
+    # c=4 on 1 thread: each request waits for the 3 ahead of it (queue about 3x
+    # app); on 4 threads none waits.
+    def test_on_sleep_one_thread_queues_three_requests_and_four_threads_queue_none
+      by_threads = run_suite("/sleep/50", [{ "server" => "puma", "threads" => 1 }, { "server" => "puma", "threads" => 4 }])
+      one = by_threads.fetch(1)
+      four = by_threads.fetch(4)
+
+      figures = "1 thread: queue #{one.queue_ms(50)} ms, app #{one.app_ms(50)} ms; " \
+                "4 threads: queue #{four.queue_ms(50)} ms, app #{four.app_ms(50)} ms (p50)"
+
+      assert_equal 1.0, one.stamped_share, "every request carried the engine's X-Request-Start"
+      assert_in_delta 3.0, one.queue_ms(50) / one.app_ms(50), 1.2, figures
+      assert_operator four.queue_ms(50), :<, 0.25 * four.app_ms(50), figures
+      assert_operator four.at(50)["queue_ms"], :<, 0.25 * four.at(50)["app_ms"], figures
+    end
+
+    # A CPU-bound request longer than the GVL's 100 ms time slice: with 4
+    # threads the requests take turns on the GVL inside the app.
+    def test_on_fibonacci_app_time_with_four_threads_rises_above_one_threads
+      by_threads = run_suite("/fibonacci/31", [{ "server" => "puma", "threads" => 1 }, { "server" => "puma", "threads" => 4 }],
+                             duration_s: 4)
+
+      one = by_threads.fetch(1).app_ms(50)
+      four = by_threads.fetch(4).app_ms(50)
+
+      assert_operator four, :>, 1.5 * one, "app p50: #{four} ms on 4 threads, #{one} ms on 1"
+    end
+  end
+end
