@@ -92,6 +92,8 @@ module Rackbench
   autoload :Request, "rackbench/targets/request"
   autoload :Traffic, "rackbench/targets/traffic"
   autoload :OwnApp, "rackbench/targets/own_app"
+  autoload :Dependency, "rackbench/targets/dependency"
+  autoload :DependencySampler, "rackbench/system/dependency_sampler"
   autoload :Engines, "rackbench/engines"
   autoload :Reports, "rackbench/reports"
   autoload :Apps, "rackbench/targets/apps"
@@ -99,4 +101,6 @@ module Rackbench
   autoload :Knobs, "rackbench/targets/knobs"
   autoload :Doctor, "rackbench/doctor"
   autoload :Probe, "rackbench/probe"
+  autoload :WorkerMemory, "rackbench/system/worker_memory"
+  autoload :Capacity, "rackbench/results/capacity"
 end

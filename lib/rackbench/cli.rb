@@ -10,6 +10,7 @@ module Rackbench
       "run" => "run a suite (built-in name or YAML file; default: quick) and print its table",
       "report" => "render a stored run again (--format table|markdown|csv|json|html)",
       "compare" => "compare two stored runs cell by cell; exit 1 on a significant regression",
+      "explain" => "a stored run's latency split into queue, app and GC (run --explain) and its capacity",
       "doctor" => "list what would make a benchmark of a suite or app misleading, with where and the fix",
       "tune" => "find the config that sustains the most req/s under a latency SLO and a memory budget",
       "servers" => "list server adapters: installed, version, status, knobs",
@@ -51,6 +52,17 @@ module Rackbench
       err.puts "rackbench: #{e.message}"
       err.puts e.log_tail.to_s.lines.map { |l| "  #{l}" }.join if e.respond_to?(:log_tail) && e.log_tail
       e.exit_status
+    end
+
+    # --memory, --price, --cpus: the machine the capacity section sizes for (Capacity), into capacity.
+    def self.capacity_options(parser, capacity)
+      parser.on("--memory SIZE", "capacity: how many workers fit in SIZE (512MB, 2GB)") { |v| capacity["memory"] = v }
+      parser.on("--price HOURLY", Float, "capacity: the machine's price per hour, for a cost per million requests") do |v|
+        capacity["price_per_hour"] = v
+      end
+      parser.on("--cpus N", Integer, "capacity: the machine's CPUs, for the cost per million requests") do |v|
+        capacity["cpus"] = v
+      end
     end
 
     def self.exit_statuses

@@ -72,6 +72,7 @@ module Rackbench
       duration("ready_timeout_s", "seconds a deployment may take to answer", default: 30),
       key("servers", :list, doc: "server configs, each {server: NAME, knobs...}"),
       key("services", :list, doc: "backing services, each {service: NAME, ...}"),
+      key("depends_on", :list, doc: "processes the app depends on, already running: {name:, port:|pid_file:|command:}"),
       # Across machines (Hosts): ssh destinations by name, and the roles they take.
       key("hosts", :mapping, doc: "ssh destinations by name"),
       key("server_host", :string, doc: "the host the servers run on"),
@@ -92,7 +93,8 @@ module Rackbench
       key("smoke", :mapping, default: {}, doc: "what --smoke overrides"),
       key("scale", :mapping, default: {}, doc: "what --scale overrides"),
       key("article", :mapping, default: {}, doc: "the article's claims"),
-      key("explain", :boolean, default: false, doc: "split latency into queue, app and GC (the probe; engine: native)")
+      key("explain", :boolean, default: false, doc: "split latency into queue, app and GC (the probe; engine: native)"),
+      key("capacity", :mapping, doc: "memory, price_per_hour and cpus of the machine to size for (Capacity)")
     ].to_h.freeze
     REQUIRED = %w[endpoints servers].freeze
 
@@ -213,6 +215,7 @@ module Rackbench
       validate_services
       validate_hosts
       validate_engine
+      Capacity.settings(@data["capacity"]) { |key, message| raise error(["capacity", key], message) }
       validate_statistics(@data)
       %w[smoke scale].each { |block| validate_overrides(block) }
       validate_all_ranges
@@ -251,6 +254,7 @@ module Rackbench
       overrides.each { |key, value| validate_type(key, value, ["(command line)"]) if KEYS.key?(key) }
       validate_statistics(overrides, ["(command line)"])
       validate_ranges(overrides, ["(command line)"])
+      Capacity.settings(overrides["capacity"]) { |key, message| raise error(["(command line)", "--#{key}"], message) }
     end
 
     # A smoke run tests the plumbing, not the figures: one repeat on one

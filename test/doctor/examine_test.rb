@@ -64,6 +64,23 @@ module Rackbench
         assert_match(/workers: 1 at most/, finding.fix)
       end
 
+      def test_a_server_entrys_own_development_env_is_named_at_its_key
+        path = File.join(tmpdir, "rackbench.yml")
+        File.write(path, File.read(File.join(FIXTURES, "workers", "rackbench.yml"))
+                             .sub("yjit: true}", "yjit: true, env: {RAILS_ENV: development}}"))
+        finding = only(Doctor.examine(Subject.for(path, env: {}), quiet_machine(cpus: [0, 1, 2, 3, 4])), "environment")
+
+        assert_match(/rackbench.yml:6 servers.0.env.RAILS_ENV\z/, finding.where)
+        assert_match(/RAILS_ENV: production/, finding.fix)
+      end
+
+      def test_every_built_in_suite_can_be_examined_and_clients_become_the_concurrency
+        Suite.builtin_names.each { |name| Doctor.examine(Subject.for(name, env: {}), quiet_machine) }
+        shapes = Subject.for("torquebox-2011", env: {}).shapes
+
+        assert(shapes.any? { |s| s.where["threads"]&.include?("servers.") && s.threads.is_a?(Integer) })
+      end
+
       def test_a_clean_app_gives_no_finding
         assert_empty examine("clean")
       end

@@ -54,6 +54,16 @@ module Rackbench
       assert_match "re-run on a quiet machine", warning.advice
     end
 
+    def test_the_noise_warning_names_the_busiest_other_processes_and_dependencies_show_beside_the_server
+      busy = { "other_cpu_share" => 0.35, "other_busiest" => [{ "command" => "postgres", "pid" => 812, "cpu_percent" => 30.4 }] }
+      deps = { "cpu_percent" => 40.0, "pss_max_bytes" => 71 * 1_048_576,
+               "dependencies" => { "redis" => { "cpu_percent" => 12.0, "pss_max_bytes" => 8 * 1_048_576, "cpus_seen" => [1] } } }
+      m = measurement([repeat_with(index: 1, rps: 1.0, noise: busy, resources: deps)])
+      assert_match "(worst repeat; busiest: postgres (pid 812) 30 %)", m.warnings.find { |w| w.kind == "noise" }.message
+      assert_equal "server 40 % CPU, 71 MB; redis 12 % CPU, 8 MB", m.resources_text
+      assert_equal [1], m.to_h["dependencies"]["redis"]["cpus_seen"]
+    end
+
     def test_an_engine_warning_says_in_how_many_repeats_it_came
       m = measurement([repeat_with(index: 1, rps: 1.0, warnings: ["client CPU saturated"]), repeat_with(index: 2, rps: 1.0)])
       assert_equal ["client CPU saturated (in 1 of 2 repeats)"], m.warnings.select { |w| w.kind == "engine" }.map(&:message)

@@ -11,6 +11,7 @@ module Rackbench
         @err = err
         @format = "table"
         @results = Store::Location.default
+        @capacity = {}
       end
 
       def call
@@ -19,6 +20,8 @@ module Rackbench
         return list(store) if @list
 
         run = store.run(@argv.first)
+        run["settings"] = (run["settings"] || {}).merge("capacity" => run.dig("settings", "capacity").to_h.merge(@capacity)) \
+          unless @capacity.empty?
         klass = Reports.fetch(@format)
         text = klass.new(run, store.measurements(run["id"])).render
         path = @output || (klass.respond_to?(:file_name) && File.join(run["dir"], klass.file_name))
@@ -45,6 +48,7 @@ module Rackbench
           o.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
           o.on("--output FILE", "write the report to FILE instead of printing it") { |f| @output = f }
           o.on("--list", "list stored runs") { @list = true }
+          CLI.capacity_options(o, @capacity)
         end
       end
     end

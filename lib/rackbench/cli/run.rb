@@ -24,6 +24,7 @@ module Rackbench
 
       def call
         parser.parse!(@argv)
+        @overrides["capacity"] = @capacity unless @capacity.nil? || @capacity.empty?
         suite = Suite.load(@argv.first || "quick", overrides: @overrides) unless @resume
         ResultsFolder.check!(Store::Location.new(@results).dir) # with PostgreSQL, the local folder of raw output
         suite = resumed_suite if @resume
@@ -167,6 +168,10 @@ module Rackbench
           repeat_options(o)
           o.on("--order ORDER", Schedule::ORDERS, "interleaved (default), random or sequential") { |v| @overrides["order"] = v }
           o.on("--seed N", Integer, "the order's random seed (default: drawn, and recorded)") { |n| @overrides["seed"] = n }
+          CLI.capacity_options(o, @capacity = {})
+          o.on("--explain", "split latency into queue, app and GC (the probe middleware; engine native)") do
+            @overrides["explain"] = true
+          end
           o.on("--no-doctor", "do not examine the suite, app and machine first (rackbench doctor)") { @doctor = false }
           o.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
         end

@@ -1,12 +1,14 @@
 # frozen_string_literal: true
 
 require_relative "servers/probe"
+require_relative "servers/knob_table"
 
 module Rackbench
   module CLI
     # rackbench servers [--format table|markdown] [--probe [NAMES]]: every server
     # and proxy adapter: installed or not, version, whether it works here (and
-    # why not), the knobs it takes. Without --probe nothing is started: the
+    # why not), the knobs it takes. --knobs: every knob of the suite, the
+    # servers, proxies and services instead (KnobTable). Without --probe nothing is started: the
     # status comes from each adapter's cheap checks and the cached outcome of
     # the last probe; --probe starts them for real and refreshes that cache.
     class Servers
@@ -23,20 +25,24 @@ module Rackbench
 
       def call
         OptionParser.new do |o|
-          o.banner = "Usage: rackbench servers [--format table|markdown] [--probe [NAME,NAME]]"
+          o.banner = "Usage: rackbench servers [--format table|markdown] [--probe [NAME,NAME] | --knobs]"
           o.on("--format FORMAT", %w[table markdown], "table (default) or markdown") { |f| @format = f }
           o.on("--probe [NAMES]", Array, "start each adapter (or only NAMES) with a hello app and cache the outcome") do |names|
             @probe_names = names || []
           end
+          o.on("--knobs", "every knob of the suite, servers, proxies and services: what it takes, default, meaning") do
+            @knobs = true
+          end
         end.parse!(@argv)
-        rows = rackbench_servers.map { |k| server_row(k) } + Rackbench::Proxies.all.map { |k| proxy_row(k) }
-        @out.puts(@format == "markdown" ? grid(rows).markdown : grid(rows).text)
+        table = @knobs ? KnobTable.new.grid : grid(adapter_rows)
+        @out.puts(@format == "markdown" ? table.markdown : table.text)
         0
       end
 
       private
 
       def rackbench_servers = Rackbench::Servers.all
+      def adapter_rows = rackbench_servers.map { |k| server_row(k) } + Rackbench::Proxies.all.map { |k| proxy_row(k) }
 
       def probe?(name) = @probe_names && (@probe_names.empty? || @probe_names.include?(name))
 

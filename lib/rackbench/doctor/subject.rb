@@ -91,8 +91,10 @@ module Rackbench
 
       private
 
+      # One shape per server config the plan deploys (a config with `clients`
+      # values becomes one per concurrency level).
       def suite_shapes
-        suite.server_configs.each_with_index.map do |entry, i|
+        Plan.new(suite).groups.map { |g| [g.server_config, g.server_index] }.uniq.map do |entry, i|
           server = Servers.fetch(entry["server"]).new(entry)
           own = own_file(entry)
           values = %w[workers threads preload log_requests].to_h do |key|

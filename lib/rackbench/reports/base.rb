@@ -123,17 +123,22 @@ module Rackbench
         end
       end
 
+      # The run's setting, or the suite key's default (Suite::KEYS) when it has none.
+      def setting(settings, key) = settings[key] || Suite::KEYS.fetch(key).default
+
       def settings_text
         s = run["settings"] || {}
         if (tune = s["tune"])
+          return tune_settings_text(tune) if tune["max_probe_s"]
+
           return "tune probes: open loop, #{tune["probe_s"]} s windows after #{tune["probe_warmup_s"]} s warm-up, " \
                  "one repeat each; the rate's CI comes from the probes at the knee"
         end
 
         repeats = if s["repeats"] == "auto" || s["repeats"].nil?
-                    "repeats auto (#{s["min_repeats"] || 3} to #{s["max_repeats"] || 15} until the throughput CI is " \
-                      "within ±#{((s["precision"] || Measurement::DEFAULT_PRECISION) * 100).round(1)} %, " \
-                      "at most #{s["max_cell_s"] || 30} s of load a cell)"
+                    "repeats auto (#{setting(s, "min_repeats")} to #{setting(s, "max_repeats")} until the throughput " \
+                      "CI is within ±#{(setting(s, "precision") * 100).round(1)} %, " \
+                      "at most #{setting(s, "max_cell_s")} s of load a cell)"
                   else
                     "#{s["repeats"]} repeats"
                   end
@@ -145,6 +150,14 @@ module Rackbench
           unless overrides.empty?
         parts << scaled_text if scaled_text
         parts.join("; ")
+      end
+
+      # A tune run's probes (Tune::Tuner) and what its knee's interval means.
+      def tune_settings_text(tune)
+        "tune probes: open loop, #{tune["arrivals"]} arrivals, #{tune["probe_s"]} to #{tune["max_probe_s"]} s windows " \
+          "(long enough for #{tune["probe_requests"]} requests) after #{tune["probe_warmup_s"]} s warm-up; each rate " \
+          "probed until its pass or miss is clear (at most #{Tune::Knee::TRIES} probes); the knee confirmed on a " \
+          "fresh deployment, its interval from the rate met to the lowest missed above it"
       end
 
       def scaled_text

@@ -205,7 +205,8 @@ module Rackbench
           <section class="summary" id="tune">
           <h2>#{h(part.recommendation)}</h2>
           <p class="note">#{h(part.intro)}. The sustainable rate is the highest open-loop rate that met the SLO,
-          with the 95 % CI of its confirming probes; latency is measured from each request's scheduled send time.</p>
+          confirmed on a fresh deployment; the knee lies between it and the lowest rate that missed above it
+          (in brackets); latency is measured from each request's scheduled send time.</p>
           #{document.section("tune").parts.grep(Grid).map(&:html).join}
           #{what_ran}
           </section>

@@ -67,7 +67,7 @@ module Rackbench
       "transfer_kb_per_s" => [->(r) { r.result.bytes && (r.result.bytes / 1024.0 / r.result.duration_s) }, :higher, "KB/s"]
     }.freeze
 
-    DEFAULT_PRECISION = 0.03
+    DEFAULT_PRECISION = Suite::KEYS.fetch("precision").default
 
     attr_reader :cell, :repeats, :precision
 
@@ -188,6 +188,9 @@ module Rackbench
     def memory_mb = memory_bytes&./(1_048_576.0)
     def cpu_percent = median_or_nil(repeats.map(&:cpu_percent))
     def processes = repeats.filter_map { |r| r.resources["processes_max"] }.max
+    # The app's dependencies beside the server (Dependencies): {name => {cpu_percent, memory_bytes, cpus_seen, ...}}.
+    def dependencies = @dependencies ||= Dependencies.of(repeats)
+    def resources_text = Dependencies.text(self)
     def deployments = repeats.map(&:deployment).uniq.size
 
     # --- any metric -------------------------------------------------------
@@ -227,7 +230,8 @@ module Rackbench
         "errors" => errors, "attempted" => attempted,
         "errors_by_kind" => errors_by_kind, "memory_bytes" => memory_bytes, "memory_kind" => memory_kind,
         "cpu_percent" => cpu_percent, "warnings" => warnings.map(&:to_s), "log_tail" => log_tail,
-        "server_version" => server_version, "server_command" => server_command, "engine_command" => cell["engine_command"]
+        "server_version" => server_version, "server_command" => server_command, "engine_command" => cell["engine_command"],
+        "dependencies" => dependencies
       }.merge(all_requests_h)
     end
 
@@ -243,3 +247,4 @@ module Rackbench
 end
 require_relative "measurement/warnings"
 require_relative "measurement/all_requests"
+require_relative "measurement/dependencies"

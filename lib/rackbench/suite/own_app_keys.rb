@@ -9,6 +9,7 @@ module Rackbench
     #   ready_path: /up                   # a path
     #   endpoints: [{path: /items, method: POST, json: {...}}]
     #   mix: [{endpoint: /, weight: 80}, {endpoint: /items, weight: 20}]
+    #   depends_on: [{name: postgres, port: 5432}]   # Dependency
     module OwnAppKeys
       private
 
@@ -21,6 +22,7 @@ module Rackbench
           raise error(["ready_path"], "must be a path starting with /, got #{@data["ready_path"].inspect}")
         end
 
+        validate_list("depends_on") { |entry| Dependency.problem(entry) }
         validate_requests
         validate_mix
         validate_engine_requests

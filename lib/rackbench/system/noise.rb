@@ -10,8 +10,14 @@ module Rackbench
   #
   #   noise = Noise.new(cpus: [0, 1]).start
   #   ... load ...
-  #   noise.stop(known_cpu_s: server_and_services_cpu_s)  # => Hash
+  #   noise.stop(known_cpu_s: server_and_dependencies_cpu_s, known_pids: their_pids)  # => Hash
+  #
+  # "other_busiest" names the busiest processes that are none of these (nor
+  # below them, nor below rackbench), so a warning can say what is foreign.
   class Noise
+    BUSIEST = 3
+    BUSIEST_MIN_SHARE = 0.01 # of one CPU over the window
+
     def initialize(cpus: nil, proc_dir: Procfs::DIR)
       @cpus = cpus
       @proc_dir = proc_dir
@@ -21,13 +27,15 @@ module Rackbench
       @started = now
       @cpu = Procfs.cpu_times(@cpus, proc_dir: @proc_dir)
       @times = Process.times
+      @processes = Procfs.process_stats(@proc_dir).to_h { |stat| [stat.pid, stat] }
       self
     end
 
-    # known_cpu_s: CPU seconds the server tree and services used meanwhile.
-    # The load generator is rackbench's child, so it shows in Process.times'
-    # children's time once reaped; rackbench's own time is subtracted too.
-    def stop(known_cpu_s:)
+    # known_cpu_s: CPU seconds the server tree and the app's dependencies
+    # used meanwhile; known_pids: their pids. The load generator is
+    # rackbench's child, so it shows in Process.times' children's time once
+    # reaped; rackbench's own time is subtracted too.
+    def stop(known_cpu_s:, known_pids: [])
       window_s = now - @started
       delta = Procfs.cpu_times(@cpus, proc_dir: @proc_dir).filter_map { |id, t| @cpu[id] && (t - @cpu[id]) }
       times = Process.times
@@ -42,11 +50,30 @@ module Rackbench
         "own_cpu_s" => own_cpu_s.round(3), "other_cpu_s" => other_s.round(3),
         "other_cpu_share" => total_s.positive? ? (other_s / total_s).round(4) : nil,
         "steal_share" => total_s.positive? ? (delta.sum(&:steal_s) / total_s).round(4) : nil,
-        "loadavg_1m" => Procfs.loadavg_1m(proc_dir: @proc_dir)
+        "loadavg_1m" => Procfs.loadavg_1m(proc_dir: @proc_dir),
+        "other_busiest" => busiest(known_pids, window_s)
       }
     end
 
     private
+
+    # [{"command", "pid", "cpu_percent"}] of the busiest processes that are
+    # not known, not below a known one and not below rackbench.
+    def busiest(known_pids, window_s)
+      stats = Procfs.process_stats(@proc_dir)
+      children = Hash.new { |h, k| h[k] = [] }
+      stats.each { |stat| children[stat.ppid] << stat.pid }
+      ours = Sampler.descendants(known_pids + [Process.pid], children)
+      used = stats.filter_map do |stat|
+        before = @processes[stat.pid]
+        next if ours.include?(stat.pid) || before.nil? || before.start_ticks != stat.start_ticks
+
+        [stat, stat.cpu_s - before.cpu_s]
+      end
+      used.select { |_, cpu_s| cpu_s > BUSIEST_MIN_SHARE * window_s }.max_by(BUSIEST) { |_, cpu_s| cpu_s }.map do |stat, cpu_s|
+        { "command" => stat.comm, "pid" => stat.pid, "cpu_percent" => (cpu_s / window_s * 100).round(1) }
+      end
+    end
 
     def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   end

@@ -24,8 +24,9 @@ module Rackbench
     # a worker that exits (a refork, a respawn) keeps counting through the
     # parent that reaped it. start_ticks: clock ticks after boot at which it
     # started.
+    # comm: the command name (at most 15 characters); processor: the CPU it last ran on.
     ProcessStat = Struct.new(:pid, :state, :ppid, :pgrp, :session, :cpu_s, :threads, :rss_bytes, :start_ticks,
-                             keyword_init: true) do
+                             :comm, :processor, keyword_init: true) do
       def zombie? = state == "Z"
     end
 
@@ -70,13 +71,23 @@ module Rackbench
       fields = line[(line.rindex(")") + 2)..].split
       ProcessStat.new(pid: line.to_i, state: fields[0], ppid: fields[1].to_i, pgrp: fields[2].to_i,
                       session: fields[3].to_i, cpu_s: fields[11..14].sum(&:to_i).fdiv(CLOCK_TICKS),
-                      threads: fields[17].to_i, start_ticks: fields[19].to_i, rss_bytes: fields[21].to_i * PAGE_BYTES)
+                      threads: fields[17].to_i, start_ticks: fields[19].to_i, rss_bytes: fields[21].to_i * PAGE_BYTES,
+                      comm: line[(line.index("(") + 1)...line.rindex(")")], processor: fields[36]&.to_i)
     end
 
     # Proportional set size of pid (smaps_rollup), or nil if unreadable.
     def pss_bytes(pid, proc_dir = DIR)
       text = read("#{proc_dir}/#{pid}/smaps_rollup")
       text && parse_pss_bytes(text)
+    end
+
+    # {"rss_bytes", "pss_bytes", "uss_bytes"} of pid from smaps_rollup (USS: its private pages,
+    # Private_Clean + Private_Dirty: what ending it would free), or nil if unreadable.
+    def process_memory_bytes(pid, proc_dir = DIR)
+      text = read("#{proc_dir}/#{pid}/smaps_rollup") or return nil
+      kb = ->(field) { text[/^#{field}:\s+(\d+) kB/, 1].to_i * 1024 }
+      { "rss_bytes" => kb.call("Rss"), "pss_bytes" => kb.call("Pss"),
+        "uss_bytes" => kb.call("Private_Clean") + kb.call("Private_Dirty") }
     end
 
     def parse_pss_bytes(text)
@@ -119,3 +130,4 @@ module Rackbench
 end
 
 require_relative "procfs/machine"
+require_relative "procfs/sockets"

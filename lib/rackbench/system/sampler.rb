@@ -13,8 +13,9 @@ module Rackbench
   class Sampler
     # worker_*: the mean of one worker process (the tree below the roots: Unicorn's
     # and clustered Puma's workers), or of the roots when nothing runs below them.
+    # cpus: the CPUs the tree's processes last ran on.
     Sample = Struct.new(:t_s, :rss_bytes, :pss_bytes, :cpu_s, :processes, :threads, :worker_rss_bytes,
-                        :worker_pss_bytes, :workers, keyword_init: true)
+                        :worker_pss_bytes, :workers, :cpus, keyword_init: true)
 
     def self.summarize(samples)
       return {} if samples.empty?
@@ -32,8 +33,15 @@ module Rackbench
         "threads_max" => samples.map(&:threads).max,
         "worker_rss_max_bytes" => samples.map(&:worker_rss_bytes).compact.max,
         "worker_pss_max_bytes" => samples.map(&:worker_pss_bytes).compact.max,
-        "workers_max" => samples.map(&:workers).compact.max
+        "workers_max" => samples.map(&:workers).compact.max,
+        "cpus_seen" => cpus_seen(samples)
       }.compact
+    end
+
+    # The CPUs the tree ran on over the samples, or nil when none said.
+    def self.cpus_seen(samples)
+      seen = samples.flat_map { |s| s.cpus.to_a }.uniq.sort
+      seen.empty? ? nil : seen
     end
 
     def initialize(root_pids:, interval_s: 0.5, proc_dir: Procfs::DIR)
@@ -65,7 +73,8 @@ module Rackbench
     # One sample of the whole tree under the root pids, right now.
     def take
       stats = tree_stats.map do |stat|
-        { pid: stat.pid, cpu_s: stat.cpu_s, threads: stat.threads, rss_bytes: stat.rss_bytes, pss_bytes: pss_bytes(stat.pid) }
+        { pid: stat.pid, cpu_s: stat.cpu_s, threads: stat.threads, rss_bytes: stat.rss_bytes, pss_bytes: pss_bytes(stat.pid),
+          processor: stat.processor }
       end
       workers = stats.reject { |s| @root_pids.include?(s[:pid]) }
       workers = stats if workers.empty?
@@ -76,6 +85,7 @@ module Rackbench
         cpu_s: stats.sum { |s| s[:cpu_s] },
         processes: stats.size,
         threads: stats.sum { |s| s[:threads] },
+        cpus: stats.filter_map { |s| s[:processor] }.uniq.sort,
         **worker_means(workers)
       )
       @samples << sample

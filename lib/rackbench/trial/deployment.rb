@@ -72,6 +72,8 @@ module Rackbench
     def commands = children.map(&:argv)
 
     # What the Window samples: the tree on this machine, or on the server's host over SSH.
+    def local? = @host.nil?
+
     def sampler
       return Sampler.new(root_pids: pids) unless @host
 

@@ -33,8 +33,9 @@ module Rackbench
     SHORT_WARMUP_S = 0.25 # later windows on a warm deployment: reconnect only
 
     CellState = Struct.new(:cell, :repeats, :load_s, :done, keyword_init: true)
-    # A Trial of a server config in one epoch: its deployment number and the cells warmed on it.
-    Live = Struct.new(:key, :trial, :epoch, :number, :warmed, keyword_init: true)
+    # A Trial of a server config in one epoch: its deployment number, the
+    # cells warmed on it and the measured requests it has served.
+    Live = Struct.new(:key, :trial, :epoch, :number, :warmed, :requests, keyword_init: true)
 
     attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
@@ -114,9 +115,17 @@ module Rackbench
       end
     end
 
-    def service_pids = (@services || []).flat_map { |s| s.children.map(&:pid) }
+    # What the app depends on: the services rackbench started, then the
+    # suite's depends_on: (Dependency), each checked to be running.
+    def dependencies
+      @dependencies ||= (@services || []).map { |s| Dependency.running(s.name, s.children.map(&:pid)) } +
+                        suite["depends_on"].to_a.map { |entry| Dependency.new(entry).tap(&:root_pids) }
+    end
 
+    # Before anything is measured: each depends_on: entry names something
+    # running (else the run stops), and cells whose server cannot run here fail.
     def fail_unavailable
+      dependencies
       plan.groups.each do |group|
         server = server_for(group)
         why = server.class.unavailable_reason_in(app_bundle(group.server_config)) || server.proxy_class&.unavailable_reason
@@ -206,9 +215,11 @@ module Rackbench
       n = state.repeats.size + 1
       warm_up(load, drain, cell_dir) if first
       neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.trial.pids }
-      repeat = trial.measure(load, dir: cell_dir, service_pids: service_pids, neighbours: neighbours,
+      repeat = trial.measure(load, dir: cell_dir, dependencies: dependencies, neighbours: neighbours,
                                    log_name: "#{@engine.name}-r#{n}.out")
       live.warmed << cell.index
+      live.requests = live.requests.to_i + repeat.result.requests.to_i
+      repeat.resources["memory"]&.store("requests", live.requests) # measured requests this deployment served so far
       repeat.index = n
       repeat.deployment = live.number
       repeat.round = schedule.sequential? ? nil : round

@@ -97,9 +97,9 @@ module Rackbench
 
     # One measured window of load (drained first once #drain was called; with
     # explain, the probe's records of it too); neighbours: pids of the trials
-    # running beside this one.
-    def measure(load, dir:, neighbours: [], service_pids: [], log_name: nil)
-      @window.measure(deployment, load, dir: dir, drain: @drain, neighbours: neighbours, service_pids: service_pids,
+    # running beside this one; dependencies: what the app depends on (Dependency).
+    def measure(load, dir:, neighbours: [], dependencies: [], log_name: nil)
+      @window.measure(deployment, load, dir: dir, drain: @drain, neighbours: neighbours, dependencies: dependencies,
                                         log_name: log_name, probe_dir: @probe_dir)
     end
 

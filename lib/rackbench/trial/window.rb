@@ -24,10 +24,11 @@ module Rackbench
     # neighbours: pids of deployments running beside this one (Drain).
     # probe_dir: where the deployment's Probe writes (explain: true); its
     # records of the measured window go into the repeat's resources["explain"].
-    def measure(deployment, load, dir:, drain: nil, service_pids: [], neighbours: [], log_name: nil, probe_dir: nil)
+    # dependencies: what the app depends on (Dependency: its services, its
+    # database), sampled beside the server into resources["dependencies"].
+    def measure(deployment, load, dir:, drain: nil, dependencies: [], neighbours: [], log_name: nil, probe_dir: nil)
       drain_s = drain&.wait(neighbours: neighbours)
-      services = Sampler.new(root_pids: service_pids)
-      services_before = services.take
+      deps = DependencySampler.new(dependencies).start
       noise = Noise.new(cpus: measured_cpus).start
       sampler = deployment.sampler.start
       started_us = Probe::Window.now_us
@@ -36,14 +37,17 @@ module Rackbench
                                    log_name: log_name || "#{@engine.name}.out")
       ensure
         samples = sampler.stop
+        measured_from_s = @engine.warmup_in_run? ? load.warmup_s.to_f : 0
+        used = deps.stop(from_s: measured_from_s)
       end
       server_cpu_s = samples.last.cpu_s - samples.first.cpu_s
-      noise_h = noise.stop(known_cpu_s: server_cpu_s + (services.take.cpu_s - services_before.cpu_s))
+      noise_h = noise.stop(known_cpu_s: server_cpu_s + deps.cpu_s, known_pids: deployment.pids + deps.pids)
       noise_h["neighbours_cpu_share"] = drain&.neighbours_busy
       check!(deployment, result)
-      measured_from_s = @engine.warmup_in_run? ? load.warmup_s.to_f : 0
       resources = Sampler.summarize(samples.select { |s| s.t_s >= measured_from_s })
+      resources["dependencies"] = used unless used.empty?
       resources["explain"] = probe_window(probe_dir, started_us, measured_from_s, result) if probe_dir
+      resources["memory"] = WorkerMemory.new(root_pids: deployment.pids).snapshot if deployment.local?
       Measurement::Repeat.new(result: result, noise: noise_h, drain_s: drain_s&.round(3), resources: resources,
                               started_at: Time.now.utc.iso8601(3))
     end

@@ -9,13 +9,29 @@ module Rackbench
 
       def findings
         env, where = subject.app_env
-        return [] if env == "production"
-
-        [warning("the app runs in #{env}, not production: code reloading and development middleware " \
-                 "make every request slower than in production", where: where, fix: fix)]
+        found = env == "production" ? [] : [finding(env, where, fix)]
+        found + server_entries
       end
 
       private
+
+      def finding(env, where, fix)
+        warning("the app runs in #{env}, not production: code reloading and development middleware " \
+                "make every request slower than in production", where: where, fix: fix)
+      end
+
+      # A server entry's own env: (it overrides the suite's for that server).
+      def server_entries
+        return [] unless subject.suite?
+
+        suite.server_configs.each_with_index.flat_map do |entry, i|
+          (entry["env"] || {}).filter_map do |var, value|
+            next unless %w[RAILS_ENV APP_ENV RACK_ENV].include?(var.to_s) && value.to_s != "production"
+
+            finding(value, subject.where_key(["servers", i, "env", var.to_s]), "#{var}: production in that env: (or drop it)")
+          end
+        end
+      end
 
       def fix
         var = files.rails? ? "RAILS_ENV" : "APP_ENV"

@@ -25,7 +25,8 @@ module Rackbench
         run = @report.run
         cells = @report.cells
         Document.new(@report.heading, [*TuneAnswer.new(run).sections, *results, *MixBreakdown.new(cells).sections, *Probe::Section.new(cells).sections,
-                                       *RateSweep.new(cells).sections, verdicts, failures, warnings].compact)
+                                       *CapacitySection.new(cells, run.dig("settings", "capacity")).sections,
+                                       *RateSweep.new(cells).sections, dependencies(cells), verdicts, failures, warnings].compact)
       end
 
       private
@@ -38,6 +39,13 @@ module Rackbench
                           optional: OPTIONAL.map { |k| titles[k] })
           Document::Section.new("results", endpoint, [grid])
         end
+      end
+
+      # Beside the server, what the app's dependencies used (Measurement#resources_text), when it has any.
+      def dependencies(cells)
+        lines = cells.select { |m| m.ok? && m.dependencies.any? }
+                     .map { |m| "#{m.label} #{m.endpoint} c=#{m.concurrency}: #{m.resources_text}" }
+        list("dependencies", "Server and dependencies (CPU, memory)", lines)
       end
 
       def verdicts = list("verdicts", VERDICTS, @report.verdicts.map { |v| v["text"] })

@@ -32,7 +32,18 @@ module Rackbench
         return nil unless worst && worst > OTHER_CPU_SHARE
 
         Warning.new("noise", "other processes used #{percent(worst)} of the server's and the load generator's CPUs " \
-                             "(worst repeat)", "figures are not comparable with a quiet run; re-run on a quiet machine")
+                             "(worst repeat#{busiest(measurement)})",
+                    "figures are not comparable with a quiet run; re-run on a quiet machine, or name a process " \
+                    "the app depends on in depends_on:")
+      end
+
+      # "; busiest: postgres (pid 812) 80 %": the worst repeat's busiest other processes (Noise).
+      def busiest(measurement)
+        worst = measurement.repeats.max_by { |r| r.noise&.dig("other_cpu_share").to_f }
+        named = worst&.noise&.dig("other_busiest").to_a.map do |p|
+          "#{p["command"]} (pid #{p["pid"]}) #{p["cpu_percent"].round} %"
+        end
+        named.empty? ? "" : "; busiest: #{named.join(", ")}"
       end
 
       def neighbours(measurement)

@@ -49,10 +49,10 @@ module Rackbench
       text && text.split.first(3).map(&:to_f)
     end
 
-    # The CPU ids this process may run on (an outer taskset or cgroup
-    # narrows them), or nil when the kernel does not say.
-    def allowed_cpus(proc_dir: DIR)
-      list = read("#{proc_dir}/self/status").to_s[/^Cpus_allowed_list:\s*(\S+)/, 1]
+    # The CPU ids this process (or pid) may run on (an outer taskset or
+    # cgroup narrows them), or nil when the kernel does not say.
+    def allowed_cpus(pid = "self", proc_dir: DIR)
+      list = read("#{proc_dir}/#{pid}/status").to_s[/^Cpus_allowed_list:\s*(\S+)/, 1]
       list&.split(",")&.flat_map do |range|
         first, last = range.split("-").map(&:to_i)
         (first..(last || first)).to_a

@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Reports
+    # The report's "Capacity" section: per measured cell, its memory as
+    # "N MB shared + M MB per worker after K requests" (Capacity), how the
+    # mean worker's PSS grew per 1000 requests, the workers that fit the
+    # run's capacity memory, CPU time per good request, and with a price and
+    # CPUs the cost per million requests. No section for runs without memory
+    # snapshots (older runs, other hosts).
+    #
+    #   CapacitySection.new(measurements, run.dig("settings", "capacity")).sections
+    class CapacitySection
+      def initialize(measurements, settings)
+        @settings = Capacity.settings(settings) { |key, message| raise ConfigError, "capacity.#{key}: #{message}" }
+        @rows = measurements.select(&:ok?).map { |m| [m, Capacity.new(m, @settings)] }.select { |_, c| c.last }
+      end
+
+      def sections
+        return [] if @rows.empty?
+
+        fit = @settings["memory"] ? "workers in #{format("%.0f", @settings["memory"] / Capacity::MB)} MB" : "workers in --memory"
+        headers = ["Server / config", "Endpoint", "Conc.", "Memory", "worker PSS MB/1k req", fit, "CPU ms/good req",
+                   cost_title]
+        rows = @rows.map do |m, c|
+          [m.label, m.endpoint, m.concurrency.to_s, c.memory_line, number(c.worker_pss_growth_mb_per_k_requests),
+           c.workers_fitting&.to_s || "-", number(c.cpu_ms_per_request), number(c.cost_per_million)]
+        end
+        [Document::Section.new("capacity", "Capacity", [Grid.new(headers, rows, left: 2), Document::Text.plain(NOTE)])]
+      end
+
+      NOTE = "Memory at the end of the last window: the workers' mean USS (what one more worker adds) and the rest of " \
+             "the tree's PSS (master, shared copy-on-write pages); requests are those measured on the deployment so far. " \
+             "Cost assumes every CPU of the machine busy at this CPU time per request (rackbench report --price " \
+             "HOURLY --cpus N --memory SIZE)."
+
+      private
+
+      def cost_title
+        return "cost/1M req" unless @settings["price_per_hour"] && @settings["cpus"]
+
+        "cost/1M req (#{@settings["cpus"]} CPUs at #{@settings["price_per_hour"]}/h)"
+      end
+
+      def number(value)
+        return "-" unless value
+
+        value.abs >= 10 ? format("%.1f", value) : format("%.3g", value)
+      end
+    end
+  end
+end

@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # Capacity from real deployments: per-worker memory against requests
+  # served, and the workers that fit a budget (a pure function of the
+  # stored measurement; the run is real: unicorn workers on loopback).
+  class CapacityTest < Minitest::Test
+    include TestHelpers
+
+    LEAKY = File.expand_path("../fixtures/capacity/config.ru", __dir__)
+
+    def measure(app, endpoint = "/")
+      path = write_suite("engine" => "native", "app" => app, "endpoints" => [endpoint], "concurrency" => [2],
+                         "duration_s" => 1, "repeats" => 3, "deployments" => 1, "max_cell_s" => 60,
+                         "servers" => [{ "server" => "unicorn", "workers" => 2 }])
+      store = Store.new(tmpdir)
+      measurement = store.measurements(Runner.new(Suite.load(path), store: store).run).first
+      assert measurement.ok?, measurement.reason
+      measurement
+    ensure
+      store&.close
+      assert_nothing_left
+    end
+
+    def test_a_worker_that_keeps_memory_grows_with_requests_and_fewer_of_them_fit_a_smaller_budget
+      measurement = measure(LEAKY)
+      capacity = Capacity.new(measurement)
+      first, last = capacity.points.values_at(0, -1)
+
+      assert_equal 3, capacity.points.size
+      assert_equal 2, last.workers
+      assert_operator last.requests, :>, first.requests
+      assert_operator last.worker_pss_bytes, :>, first.worker_pss_bytes
+      assert_operator capacity.worker_pss_growth_mb_per_k_requests, :>, 0
+      assert_match(/\A\d+ MB shared \+ [\d.]+ MB per worker after [\d,]+ requests\z/, capacity.memory_line)
+
+      big = capacity.workers_fitting(Capacity.bytes("4GB"))
+      small = capacity.workers_fitting(Capacity.bytes("512MB"))
+
+      assert_operator big, :>, small
+      assert_equal ((Capacity.bytes("4GB") - last.shared_bytes) / last.worker_uss_bytes).floor, big
+      grid = Reports::CapacitySection.new([measurement], "memory" => "512MB").sections.first.parts.first
+
+      assert_includes grid.titles, "workers in 512 MB"
+      assert_equal small.to_s, grid.rows.first[5]
+    end
+
+    def test_cpu_per_request_and_cost_follow_from_the_windows
+      measurement = measure("rack", "/hello")
+      capacity = Capacity.new(measurement, "price_per_hour" => 0.36, "cpus" => 4)
+      cpu_s = measurement.repeats.sum { |r| r.resources["cpu_s"] }
+
+      assert_in_delta cpu_s * 1000 / capacity.good_requests, capacity.cpu_ms_per_request, 1e-9
+      assert_in_delta 0.36 / (4 * 3_600_000 / capacity.cpu_ms_per_request) * 1e6, capacity.cost_per_million, 1e-12
+    end
+
+    def test_settings_are_read_as_numbers_and_a_bad_one_is_named
+      assert_equal({ "memory" => 2 * (1024**3), "cpus" => 4 }, Capacity.settings("memory" => "2GB", "cpus" => 4) { flunk })
+      error = assert_raises(ConfigError) { Suite.load(write_suite("capacity" => { "memory" => "lots" })) }
+
+      assert_match(/suite.yml:\d+: capacity.memory must be a size like 512MB/, error.message)
+    end
+  end
+end
