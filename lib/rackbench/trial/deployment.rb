@@ -36,7 +36,7 @@ module Rackbench
       @cpus = cpus
       @ready_timeout_s = ready_timeout_s
       @ready_path = ready_path
-      @bundle = AppBundle.for(app)
+      @bundle = AppBundle.for(app, gemfile: server.entry_env["BUNDLE_GEMFILE"])
       @children = []
       proxy_config = server.config["proxy"]
       @proxy = proxy_config && Proxies.fetch(proxy_config["proxy"]).new(proxy_config)
