@@ -44,6 +44,8 @@ module Rackbench
     # resume: a Resume, to continue its run instead of starting one; doctor:
     # the findings of `rackbench doctor` (hashes), stored in the run's machine.
     def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil, doctor: nil)
+      raise ConfigError, "rates: auto is found before the run (rackbench run does: Tune::AutoRates)" if suite["rates"] == "auto"
+
       @suite = suite
       @doctor = doctor
       @resume = resume
@@ -66,11 +68,7 @@ module Rackbench
              else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h, plan: plan)
              end
       emit(:run_started, @run, plan)
-      @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
-      @live = {}
-      @deployed = Hash.new(0)
-      @rounds = Hash.new(0)
-      @starts_needed = {}
+      reset_states
       restore if @resume
       status = "interrupted"
       begin
@@ -82,18 +80,27 @@ module Rackbench
         run_starts
         status = "finished"
       ensure
-        ended_by = $ERROR_INFO # what stopped the run: nil once finished
         retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
         @fleet&.close
         supervisor.stop_all
-        store.finish_run(@run["id"], status, ended_by: ended_by)
+        store.finish_run(@run["id"], status, ended_by: $ERROR_INFO) # what stopped the run: nil once finished
       end
       emit(:run_finished, store.run(@run["id"]))
       @run["id"]
     end
 
     private
+
+    # Each cell's repeats so far, the live deployments, the deployment and
+    # round counters, and the starts each block needs (known after the first stage).
+    def reset_states
+      @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
+      @live = {}
+      @deployed = Hash.new(0)
+      @rounds = Hash.new(0)
+      @starts_needed = {}
+    end
 
     # The suite's data plus what this run decided: the seed it drew.
     def settings = suite.data.merge("seed" => schedule.seed)
