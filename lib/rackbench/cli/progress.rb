@@ -121,7 +121,7 @@ module Rackbench
       # as the finished cells took on average.
       def eta_s
         finished = @statuses.values.select(&:finished?)
-        expected = [@policy.minimum, finished.empty? ? 0 : finished.sum(&:windows).fdiv(finished.size)].max
+        expected = [@policy.minimum_windows, finished.empty? ? 0 : finished.sum(&:windows).fdiv(finished.size)].max
         left = @plan.cells.sum do |cell|
           status = @statuses[cell.index]
           status&.finished? ? 0 : [expected - status&.windows.to_i, 1].max
@@ -129,12 +129,7 @@ module Rackbench
         left * (now - @started) / @windows
       end
 
-      def repeats_text
-        return "#{@settings["repeats"]} repeats each" unless @settings["repeats"] == "auto"
-
-        "#{@settings["min_repeats"]}+ repeats each until ±#{(@settings["precision"].to_f * 100).round(1)} % " \
-          "(at most #{@settings["max_repeats"]} or #{@settings["max_cell_s"]} s of load)"
-      end
+      def repeats_text = @policy.to_s
 
       def duration(seconds)
         s = seconds.round
