@@ -129,12 +129,7 @@ module Rackbench
         left * (now - @started) / @windows
       end
 
-      def repeats_text
-        return "#{@settings["repeats"]} repeats each" unless @settings["repeats"] == "auto"
-
-        "#{@settings["min_repeats"]}+ repeats each until ±#{(@settings["precision"].to_f * 100).round(1)} % " \
-          "(at most #{@settings["max_repeats"]} or #{@settings["max_cell_s"]} s of load)"
-      end
+      def repeats_text = @policy.to_s
 
       def duration(seconds)
         s = seconds.round

@@ -66,11 +66,7 @@ module Rackbench
              else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h, plan: plan)
              end
       emit(:run_started, @run, plan)
-      @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
-      @live = {}
-      @deployed = Hash.new(0)
-      @rounds = Hash.new(0)
-      @starts_needed = {}
+      reset_states
       restore if @resume
       status = "interrupted"
       begin
@@ -93,6 +89,16 @@ module Rackbench
     end
 
     private
+
+    # Each cell's repeats so far, the live deployments, the deployment and
+    # round counters, and the starts each block needs (known after the first stage).
+    def reset_states
+      @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
+      @live = {}
+      @deployed = Hash.new(0)
+      @rounds = Hash.new(0)
+      @starts_needed = {}
+    end
 
     # The suite's data plus what this run decided: the seed it drew.
     def settings = suite.data.merge("seed" => schedule.seed)
