@@ -20,7 +20,7 @@ module Rackbench
       SUITE = "quick"
       LABELS = ["puma x0:16", "thin"].freeze
       IMAGE = "doc/images/quick.svg"
-      CHART = /sleep-50.*(throughput|requests-per-s)/
+      CHART = /sleep-50-throughput/
 
       attr_reader :run, :measurements
 
@@ -34,28 +34,29 @@ module Rackbench
 
       def report = Reports.fetch("table").new(run, measurements).render
 
-      # Cut from the report, paragraph by paragraph: the /sleep/50 table (its
-      # header and the rows of LABELS), its throughput verdicts (an item with
-      # its continuation lines) and the warnings; pids left out, as docs name none.
+      # The /sleep/50 block of the report: its header, the rows of LABELS, its
+      # throughput verdicts and the warnings, each line as the report prints it
+      # (an item's continuation lines go with it).
       def excerpt
-        paragraphs = report.split(/\n\n+/).map { |p| p.lines.map { |l| scrub(l) } }
-        table = paragraphs.find { |p| p.first == "/sleep/50\n" } or raise Error, "run #{run["id"]} has no /sleep/50 table"
-        verdicts = paragraphs.find { |p| p.first.start_with?("Verdicts") } || []
-        warnings = paragraphs.find { |p| p.first.start_with?("Warnings") } || []
-        [table.first(3) + table.drop(3).select { |l| l.start_with?(*LABELS) }, sleep_verdicts(verdicts), warnings]
-          .reject(&:empty?).map { |p| p.join.chomp }.join("\n\n")
+        block = report[%r{^/sleep/50\n.*}m] or raise Error, "run #{run["id"]} has no /sleep/50 block"
+        section = nil
+        keep = true
+        first_table = true # the /sleep/50 rows; later tables (capacity, ...) are left out
+        block.lines.select do |line|
+          first_table = false if line == "\n"
+          if line.match?(/\A\S/)
+            section = line[/\A(Verdicts|Warnings)/, 1] || section
+            keep = kept_heading?(line, first_table)
+          elsif section == "Verdicts" && line.match?(/\A  \S/)
+            keep = line.start_with?("  - /sleep/50 c=") && !line.include?("closed-loop latency")
+          end
+          keep || line == "\n"
+        end.join.gsub(/\n{3,}/, "\n\n")
       end
 
-      # The report's line without the pids it names (a busy process's, say).
-      def scrub(line) = line.gsub(/ \(pid \d+\)/, "").gsub(/\bpid \d+/, "pid")
-
-      def sleep_verdicts(lines)
-        keep = true
-        kept = lines.drop(1).select do |line|
-          keep = line.start_with?("  - /sleep/50 c=") && !line.include?("closed-loop latency") if line.match?(/\A  \S/)
-          keep
-        end
-        kept.empty? ? [] : [lines.first, *kept]
+      # A line at the left margin worth keeping: a section's title, or the /sleep/50 table's header and rows.
+      def kept_heading?(line, first_table)
+        line.start_with?("Verdicts", "Warnings") || (first_table && line.start_with?("/sleep", "Server", "---", *LABELS))
       end
 
       # The chart drawn beside the sample (its spec; `rake docs:sample` renders it to IMAGE).

@@ -37,11 +37,12 @@ module Rackbench
                     "the app depends on in depends_on:", worst)
       end
 
-      # "; busiest: postgres (pid 812) 80 %": the worst repeat's busiest other processes (Noise).
+      # "; busiest: postgres 80 %": the worst repeat's busiest other processes (Noise; their pids are in
+      # the repeat's noise record, not in a message that reports print).
       def busiest(measurement)
         worst = measurement.repeats.max_by { |r| r.noise&.dig("other_cpu_share").to_f }
         named = worst&.noise&.dig("other_busiest").to_a.map do |p|
-          "#{p["command"]} (pid #{p["pid"]}) #{p["cpu_percent"].round} %"
+          "#{p["command"]} #{p["cpu_percent"].round} %"
         end
         named.empty? ? "" : "; busiest: #{named.join(", ")}"
       end
