@@ -4,8 +4,8 @@
 #
 #   bundle exec rake docs:runs   # make the runs (slow): the quick suite (stored in doc/runs/quick),
 #                                # a tune, then each seed suite with --smoke
-#   bundle exec rake docs        # README's support matrix and sample; doc/tune.md's real run;
-#                                # doc/seeds.md and doc/seeds/*.md; doc/images/*.svg
+#   bundle exec rake docs        # doc/servers.md's matrix, README's sample; doc/tune.md's real run;
+#                                # doc/doctor.md's example; doc/seeds.md and doc/seeds/*.md; doc/images/*.svg
 #
 # The quick run the README's sample comes from is committed (doc/runs/quick),
 # so `rake docs:sample` renders it again with the current code whenever a
@@ -19,13 +19,14 @@ DOCS_QUICK_RUN = ENV.fetch("QUICK_RESULTS", "tmp/docs-runs/quick")
 DOCS_QUICK_STORE = "doc/runs/quick" # Rackbench::Docs::ReadmeSample::STORE_DIR
 DOCS_TUNE = ENV.fetch("TUNE_RESULTS", "tmp/docs-runs/tune")
 DOCS_TUNE_COMMAND = ["bin/rackbench", "tune", "--endpoint", "/sleep/50", "--slo", "p99<=200ms", "--budget", "180"].freeze
+DOCS_DOCTOR_APP = "test/fixtures/doctor/rails_pool"
 DOCS_SEEDS_DIR = ENV.fetch("SEED_RESULTS", "tmp/seed-results")
 # suite => the seed article's number
 DOCS_SEEDS = { "torquebox-2011" => "000", "thin-nginx-2008" => "001", "app-servers-2015" => "002",
                "puma-vs-unicorn-2016" => "003", "lighttpd-proxy-2008" => "004" }.freeze
 
 desc "Regenerate the README's support matrix and sample, doc/tune.md's run, doc/seeds*.md and doc/images/*.svg"
-task docs: %w[docs:servers docs:sample docs:tune docs:seeds]
+task docs: %w[docs:servers docs:sample docs:tune docs:doctor docs:seeds]
 
 namespace :docs do
   desc "Make the runs the docs are drawn from (slow): the quick suite, a tune, each seed suite with --smoke"
@@ -77,6 +78,11 @@ namespace :docs do
     DocsHelper.tune
   end
 
+  desc "doc/doctor.md's example: rackbench doctor on #{DOCS_DOCTOR_APP}"
+  task :doctor do
+    DocsHelper.doctor
+  end
+
   desc "doc/seeds.md and doc/seeds/NAME.md (the latest run of each seed suite in #{DOCS_SEEDS_DIR})"
   task :seeds do
     DocsHelper.seeds
@@ -112,6 +118,14 @@ module DocsHelper
     load_rackbench
     require "rackbench/reports/parts/failures"
     replace_block("doc/servers.md", "servers", table.lines.map { |l| Rackbench::Reports::Failures.normalize(l) }.join("\n"))
+  end
+
+  def doctor
+    out = `bin/rackbench doctor #{DOCS_DOCTOR_APP}`
+    # 1: it found a warning, which is what the example shows.
+    raise "bin/rackbench doctor failed" unless [0, 1].include?($?.exitstatus) # rubocop:disable Style/SpecialGlobalVars
+
+    replace_block("doc/doctor.md", "doctor", "```\n$ rackbench doctor #{DOCS_DOCTOR_APP}\n#{out.strip}\n```")
   end
 
   def tune
