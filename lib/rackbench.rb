@@ -65,6 +65,8 @@ module Rackbench
   autoload :Stats, "rackbench/results/stats"
   autoload :Measurement, "rackbench/results/measurement"
   autoload :Comparison, "rackbench/results/comparison"
+  autoload :Trend, "rackbench/results/trend"
+  autoload :SteadyWarmup, "rackbench/trial/steady_warmup"
   autoload :Regression, "rackbench/results/regression"
   autoload :Tune, "rackbench/tune"
   autoload :Schedule, "rackbench/suite/schedule"

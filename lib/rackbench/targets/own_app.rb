@@ -9,6 +9,7 @@ module Rackbench
   #   env: {RAILS_ENV: production, SECRET_KEY_BASE: dummy}
   #   setup:                       # run once, in the app's folder, under its bundle
   #     - bin/rails db:prepare
+  #   reset: [bin/rails db:reset]  # before each start (reset_each: window: each window)
   #
   #   own = OwnApp.new(suite)
   #   own.provenance        # {config.ru => {gemfile, gemfile_lock_sha256, ruby, gems}}
@@ -50,6 +51,13 @@ module Rackbench
     def server_setup!(server, supervisor, dir, service_env, app_path:, log_root: nil)
       run_commands(server.setup, supervisor, dir, env(service_env).merge(server.entry_env), app_path: app_path,
                                                                                             log_root: log_root)
+    end
+
+    # The suite's reset: commands (a db:reset, a truncate), with the server
+    # entry's env over the suite's, before a start or a window.
+    def server_reset!(server, supervisor, dir, service_env, app_path:, log_root: nil)
+      run_commands(@suite["reset"], supervisor, dir, env(service_env).merge(server.entry_env), app_path: app_path,
+                                                                                               log_root: log_root)
     end
 
     private
