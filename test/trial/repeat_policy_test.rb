@@ -41,7 +41,7 @@ module Rackbench
 
     def test_fixed_repeats_spread_their_windows_over_the_starts
       policy = RepeatPolicy.new({ "repeats" => 5, "deployments" => 2 })
-      assert_equal [3, 2, 0], [1, 2, 3].map { |e| policy.windows_in_start(e) }
+      assert_equal([3, 2, 0], [1, 2, 3].map { |e| policy.windows_in_start(e) })
       assert_nil policy.first_stage
       assert_equal "5 windows over 2 server starts", policy.to_s
     end
