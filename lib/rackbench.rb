@@ -6,7 +6,8 @@ require_relative "rackbench/version"
 #
 # The pipeline is measure -> store -> render, each in its own files:
 #   Suite (YAML) -> Plan (cells) -> Schedule (order of repeats) -> Runner
-#   (Supervisor, Deployment, Window: Drain, Engines, Sampler, Noise) -> Store
+#   (Trial: Deployment, AnswerRule, Drain, Window; Supervisor, Engines, Sampler,
+#   Noise) -> Store
 #   -> Measurement (+ Stats, Comparison) -> Reports (table, markdown, csv, json, html).
 module Rackbench
   # Base class of every error rackbench reports to the user as one clear line,
@@ -65,6 +66,12 @@ module Rackbench
   autoload :Stats, "rackbench/results/stats"
   autoload :Measurement, "rackbench/results/measurement"
   autoload :Comparison, "rackbench/results/comparison"
+  autoload :StudentT, "rackbench/results/student_t"
+  autoload :StartSample, "rackbench/results/start_sample"
+  autoload :Multiplicity, "rackbench/results/multiplicity"
+  autoload :Verdicts, "rackbench/results/verdicts"
+  autoload :Simulation, "rackbench/results/simulation"
+  autoload :Calibration, "rackbench/results/calibration"
   autoload :Trend, "rackbench/results/trend"
   autoload :SteadyWarmup, "rackbench/trial/steady_warmup"
   autoload :Regression, "rackbench/results/regression"
@@ -87,6 +94,8 @@ module Rackbench
   autoload :Proxies, "rackbench/targets/proxies"
   autoload :Services, "rackbench/targets/services"
   autoload :Deployment, "rackbench/trial/deployment"
+  autoload :Trial, "rackbench/trial/trial"
+  autoload :AnswerRule, "rackbench/trial/answer_rule"
   autoload :AppBundle, "rackbench/targets/app_bundle"
   autoload :Request, "rackbench/targets/request"
   autoload :Traffic, "rackbench/targets/traffic"
@@ -100,6 +109,7 @@ module Rackbench
   autoload :Knobs, "rackbench/targets/knobs"
   autoload :Doctor, "rackbench/doctor"
   autoload :Probe, "rackbench/probe"
+  autoload :Versions, "rackbench/trial/versions"
   autoload :WorkerMemory, "rackbench/system/worker_memory"
   autoload :Capacity, "rackbench/results/capacity"
 end

@@ -1,60 +1,139 @@
 # frozen_string_literal: true
 
+require "io/console"
+require_relative "progress/cell_status"
+
 module Rackbench
   module CLI
-    # Prints the Runner's events: a short line per repeat, a line per finished
-    # cell with its median and CI, and an ETA from the repeats done so far.
+    # The Runner's listener for `rackbench run` and `rackbench ab`: how far the
+    # run is and how close each cell is to its precision target.
+    #
+    # On a terminal (out.tty?), one live status line per cell being measured,
+    # rewritten in place after each window:
+    #
+    #   cell 3/12 puma x0:16 /hello c=8: start 2/2, 5 windows, ±4.1 % (target ±3.0 %)
+    #     2/12 cells done, 25 windows in 1m10s, ETA 2m10s
+    #
+    # the last line the run's pace and what it leaves; and a final line per
+    # cell once it is done, which stays. Elsewhere (a log,
+    # CI) only the final lines, one per cell.
     class Progress
-      def initialize(out)
+      # The most live lines shown at once (an interleaved level measures every
+      # config of every endpoint in turn); the rest are counted.
+      MAX_LIVE_LINES = 12
+
+      def initialize(out, live: out.respond_to?(:tty?) && out.tty?)
         @out = out
-        @repeats = 0
+        @live = live
+        @statuses = {}
+        @shown = 0
+        @windows = 0
       end
 
       def run_started(run, plan)
         @plan = plan
         @started = now
-        settings = run["settings"] || {}
-        @out.puts "rackbench: run #{run["id"]}, suite #{run["suite"]}: #{plan.size} cells, " \
-                  "#{repeats_text(settings)}, order #{settings["order"]} (seed #{settings["seed"]}); " \
-                  "results in #{run["dir"]}"
+        @settings = run["settings"] || {}
+        @policy = RepeatPolicy.new(@settings)
+        say "rackbench: run #{run["id"]}, suite #{run["suite"]}: #{plan.size} cells, " \
+            "#{repeats_text}, order #{@settings["order"]} (seed #{@settings["seed"]}); results in #{run["dir"]}"
       end
 
       def repeat_finished(cell, repeat)
-        @repeats += 1
-        @out.puts format("  %-28s %-16s c=%-4d #%-2d d%d %10.1f req/s", cell.label, cell.endpoint["name"],
-                         cell.concurrency, repeat.index, repeat.deployment.to_i, repeat.requests_per_s)
+        @windows += 1
+        status_of(cell).add(repeat)
+        redraw if @live
       end
 
       def cell_finished(cell, measurement)
+        status = status_of(cell)
+        status.finish(measurement)
         @done = (@done || 0) + 1
-        figures = if measurement.ok?
-                    ci = measurement.requests_per_s_ci
-                    band = ci ? format(" [%.1f, %.1f]", ci.low, ci.high) : ""
-                    format("%.1f req/s%s, p99 %.2f ms, %d errors, %d repeats", measurement.requests_per_s, band,
-                           measurement.latency_ms(99).to_f, measurement.errors, measurement.repeats.size)
-                  else
-                    "FAILED: #{measurement.reason.to_s.lines.first&.strip}"
-                  end
-        @out.puts "[#{@done}/#{@plan.size}] #{cell.label} #{cell.endpoint["name"]} c=#{cell.concurrency}: #{figures}  " \
-                  "(#{elapsed})"
+        say "[#{@done}/#{@plan.size}] #{status.final_text} (#{duration(now - @started)})"
       end
 
       def run_finished(run)
-        @out.puts "rackbench: run #{run["id"]} #{run["status"]} in #{elapsed}\n\n"
+        say "rackbench: run #{run["id"]} #{run["status"]} in #{duration(now - @started)}\n\n"
       end
 
       private
 
-      def repeats_text(settings)
-        return "#{settings["repeats"]} repeats each" unless settings["repeats"] == "auto"
-
-        "#{settings["min_repeats"]}+ repeats each until ±#{(settings["precision"].to_f * 100).round(1)} % " \
-          "(at most #{settings["max_repeats"]} or #{settings["max_cell_s"]} s of load)"
+      def status_of(cell)
+        @statuses[cell.index] ||= CellStatus.new(cell, total: @plan.size, policy: @policy)
       end
 
-      def elapsed
-        s = (now - @started).round
-        s >= 60 ? "#{s / 60}m#{s % 60}s" : "#{s}s"
+      # Lines that stay: above the live ones, which are drawn again below them.
+      def say(text)
+        clear
+        @out.puts text
+        redraw if @live
+      end
+
+      def redraw
+        clear
+        lines = live_lines
+        lines.each { |line| @out.print "#{fit(line)}\n" }
+        @out.flush
+        @shown = lines.size
+      end
+
+      # Moves the cursor back up over the live lines and clears to the end of the screen.
+      def clear
+        return unless @live && @shown.positive?
+
+        @out.print "\e[#{@shown}A\r\e[J"
+        @shown = 0
+      end
+
+      def live_lines
+        return [] if @windows.zero?
+
+        going = @statuses.values.reject(&:finished?).sort_by(&:updated_at)
+        shown = going.last(MAX_LIVE_LINES).sort_by(&:index)
+        lines = shown.map(&:live_text)
+        lines << "  ... and #{going.size - shown.size} more cells under way" if going.size > shown.size
+        lines << pace_text
+      end
+
+      # "  4/12 cells done, 25 windows in 1m10s, ETA 2m10s"
+      def pace_text
+        "  #{@done.to_i}/#{@plan.size} cells done, #{@windows} window#{"s" unless @windows == 1} in " \
+          "#{duration(now - @started)}, ETA #{duration(eta_s)}"
+      end
+
+      # A line as wide as the terminal at most, so none wraps and the cursor
+      # moves up over exactly the lines drawn.
+      def fit(line)
+        width = terminal_width
+        line.size < width ? line : "#{line[0, width - 4]}..."
+      end
+
+      # Columns of the terminal; 120 where it does not say (a pty without a size).
+      def terminal_width
+        columns = @out.respond_to?(:winsize) ? @out.winsize[1] : 0
+        columns.to_i > 20 ? columns : 120
+      rescue SystemCallError
+        120
+      end
+
+      # The run's own pace (wall seconds per window so far) times the windows
+      # still expected: each cell at least the policy's minimum, and as many
+      # as the finished cells took on average.
+      def eta_s
+        finished = @statuses.values.select(&:finished?)
+        expected = [@policy.minimum_windows, finished.empty? ? 0 : finished.sum(&:windows).fdiv(finished.size)].max
+        left = @plan.cells.sum do |cell|
+          status = @statuses[cell.index]
+          status&.finished? ? 0 : [expected - status&.windows.to_i, 1].max
+        end
+        left * (now - @started) / @windows
+      end
+
+      def repeats_text = @policy.to_s
+
+      def duration(seconds)
+        s = seconds.round
+        s >= 60 ? "#{s / 60}m#{format("%02d", s % 60)}s" : "#{s}s"
       end
 
       def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

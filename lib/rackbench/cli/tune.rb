@@ -6,7 +6,7 @@ module Rackbench
   module CLI
     # rackbench tune --endpoint PATH --slo 'p99<=100ms' [--server puma] [--app rack] [--memory 2GB]
     #                [--budget 240|4m] [--grid] [--results DIR|URL]
-    # Prints the recommended config with its sustainable rate (and CI), the
+    # Prints the recommended config with its sustainable rate (and where its knee lies), the
     # next best, and every config tried; every probe is stored as a run.
     class Tune
       def initialize(argv, out, err)

@@ -24,9 +24,13 @@ module Rackbench
 
     attr_reader :gemfile, :lockfile
 
-    # The bundle of the app at app_path (a config.ru or its folder), or nil.
-    def self.for(app_path)
+    # The bundle of the app at app_path (a config.ru or its folder), or nil;
+    # gemfile: another Gemfile of the app (a server entry's env BUNDLE_GEMFILE,
+    # relative to the app's folder), with its own lock beside it.
+    def self.for(app_path, gemfile: nil)
       dir = File.expand_path(File.directory?(app_path) ? app_path : File.dirname(app_path))
+      return new(File.expand_path(gemfile, dir)) if gemfile
+
       own = File.join(ROOT, "Gemfile")
       loop do
         gemfile = File.join(dir, "Gemfile")

@@ -27,12 +27,15 @@ module Rackbench
       names.map { |n| @suite.app_path(n) }.uniq
     end
 
+    # Each app's bundle by its config.ru path (a server entry's other
+    # Gemfile, env BUNDLE_GEMFILE, as "PATH (Gemfile.next)").
     def provenance
-      app_paths.filter_map do |path|
-        bundle = AppBundle.for(path)
-        [path, bundle.to_h] if bundle
+      (app_paths.map { |path| [path, nil] } + other_gemfiles).filter_map do |path, gemfile|
+        name = gemfile ? "#{path} (#{File.basename(gemfile)})" : path
+        bundle = AppBundle.for(path, gemfile: gemfile)
+        [name, bundle.to_h] if bundle
       rescue ServiceError => e
-        [path, { "error" => e.message }]
+        [name, { "error" => e.message }]
       end.to_h
     end
 
@@ -61,6 +64,13 @@ module Rackbench
     end
 
     private
+
+    def other_gemfiles
+      @suite.server_configs.filter_map do |c|
+        gemfile = c.dig("env", "BUNDLE_GEMFILE")
+        [@suite.app_path(*c["app"]), gemfile] if gemfile
+      end.uniq
+    end
 
     def run_commands(commands, supervisor, dir, env, app_path:, log_root:)
       return if commands.empty?

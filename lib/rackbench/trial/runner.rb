@@ -7,18 +7,21 @@ require_relative "runner/resuming"
 
 module Rackbench
   # Runs a Plan: start the suite's services, then measure every cell in
-  # repeats, in the order the Schedule gives, over several deployments:
+  # windows, in the order the Schedule gives, over several server starts
+  # (RepeatPolicy; a start, not a window, is the unit of noise):
   #
-  #   for each epoch (a fresh deployment of every server config, `deployments` times):
+  #   for each start (epoch: a fresh deployment of every server config still needed):
   #     for each level (concurrency) -- or, sequential, each server config:
-  #       deploy the configs needed there, side by side
+  #       deploy the configs needed there, side by side (a Trial each)
   #       for each block (one endpoint; its cells are the configs to compare):
-  #         rounds: each cell once, in the Schedule's order -> Window (drain,
-  #         warm-up, load, sample) -> Store#add_repeat
-  #       after the last epoch's rounds: more rounds while a cell's CI is wider
-  #       than the precision target (RepeatPolicy), then Store#add_cell
+  #         rounds: each cell once, in the Schedule's order -> Trial#measure
+  #         (drain, warm-up, load, sample) -> Store#add_repeat
+  #     after the first stage's last start: decide, once, how many starts each
+  #     block needs (RepeatPolicy#starts_needed); a block that has them all
+  #     is done: Store#add_cell for each of its cells
   #
-  # Every endpoint is verified once per deployment before it is measured.
+  # Every endpoint is verified once per deployment before it is measured
+  # (Trial#verify!, by the one AnswerRule).
   # Faults (a server that never gets ready, exits, stalls, never drains or
   # answers wrongly) become failed cells with their reason and log tail; the
   # suite goes on.
@@ -32,14 +35,17 @@ module Rackbench
     SHORT_WARMUP_S = 0.25 # later windows on a warm deployment: reconnect only
 
     CellState = Struct.new(:cell, :repeats, :load_s, :done, keyword_init: true)
-    Live = Struct.new(:key, :server, :deployment, :dir, :epoch, :number, :verified, :warmed, :drain, :probe_dir,
-                      :requests, keyword_init: true)
+    # A Trial of a server config in one epoch: its deployment number, the
+    # cells warmed on it and the measured requests it has served.
+    Live = Struct.new(:key, :trial, :epoch, :number, :warmed, :requests, keyword_init: true)
 
     attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
     # resume: a Resume, to continue its run instead of starting one; doctor:
     # the findings of `rackbench doctor` (hashes), stored in the run's machine.
     def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil, doctor: nil)
+      raise ConfigError, "rates: auto is found before the run (rackbench run does: Tune::AutoRates)" if suite["rates"] == "auto"
+
       @suite = suite
       @doctor = doctor
       @resume = resume
@@ -62,10 +68,7 @@ module Rackbench
              else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h, plan: plan)
              end
       emit(:run_started, @run, plan)
-      @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
-      @live = {}
-      @deployed = Hash.new(0)
-      @rounds = Hash.new(0)
+      reset_states
       restore if @resume
       status = "interrupted"
       begin
@@ -74,21 +77,30 @@ module Rackbench
         @service_env = own_app.env(Apps.default_env(@run["dir"]).merge(start_services))
         own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env, log_root: store.dir)
         fail_unavailable
-        (1..policy.deployments).each { |epoch| run_epoch(epoch) }
+        run_starts
         status = "finished"
       ensure
-        ended_by = $ERROR_INFO # what stopped the run: nil once finished
         retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
         @fleet&.close
         supervisor.stop_all
-        store.finish_run(@run["id"], status, ended_by: ended_by)
+        store.finish_run(@run["id"], status, ended_by: $ERROR_INFO) # what stopped the run: nil once finished
       end
       emit(:run_finished, store.run(@run["id"]))
       @run["id"]
     end
 
     private
+
+    # Each cell's repeats so far, the live deployments, the deployment and
+    # round counters, and the starts each block needs (known after the first stage).
+    def reset_states
+      @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
+      @live = {}
+      @deployed = Hash.new(0)
+      @rounds = Hash.new(0)
+      @starts_needed = {}
+    end
 
     # The suite's data plus what this run decided: the seed it drew.
     def settings = suite.data.merge("seed" => schedule.seed)
@@ -133,20 +145,37 @@ module Rackbench
 
     # The app's own bundle (AppBundle), asked once per app; nil for a bundled app.
     def app_bundle(server_config)
-      path = suite.app_path(*server_config["app"])
-      (@app_bundles ||= {}).fetch(path) { @app_bundles[path] = AppBundle.for(path) }
+      key = [suite.app_path(*server_config["app"]), server_config.dig("env", "BUNDLE_GEMFILE")]
+      (@app_bundles ||= {}).fetch(key) { @app_bundles[key] = AppBundle.for(key[0], gemfile: key[1]) }
     end
 
     # --- order ------------------------------------------------------------
 
+    # Starts until every block has the starts it needs (known after the
+    # first stage); then every cell still open is finished.
+    def run_starts
+      epoch = 0
+      run_epoch(epoch) while (epoch += 1) <= [policy.starts, *@starts_needed.values].max
+      @states.each_value { |state| finish_cell(state.cell) }
+    end
+
     def run_epoch(epoch)
       units.each do |blocks|
+        blocks = blocks.select { |block| wants_start?(block, epoch) }
+        next if blocks.empty?
+
         needed = blocks.flat_map(&:cells).reject { |c| @states[c.index].done }.map { |c| group_key(c) }.uniq
         retire(@live.keys - needed)
         blocks.each { |block| run_block(block, epoch) }
       end
       retire(@live.keys)
     end
+
+    def block_key(block) = block.cells.map(&:index)
+
+    def starts_for(block) = @starts_needed.fetch(block_key(block), policy.starts)
+
+    def wants_start?(block, epoch) = active(block).any? && epoch <= starts_for(block)
 
     # Interleaved and random: one unit per level, every config of the level
     # deployed side by side. Sequential: one unit per server config, each cell
@@ -159,14 +188,22 @@ module Rackbench
       end
     end
 
-    # Rounds until each cell has its share of repeats up to this epoch (all
-    # of them in a fresh run; what is missing in a resumed one).
+    # Rounds until each cell has its windows up to this start (all of them in
+    # a fresh run; what is missing in a resumed one). After the first stage
+    # the block's number of starts is decided; the last finishes its cells.
     def run_block(block, epoch)
-      fill_rounds(block, (1..epoch).sum { |e| Schedule.rounds_in_epoch(policy.minimum, policy.deployments, e) }, epoch)
-      return unless epoch == policy.deployments
+      fill_rounds(block, (1..epoch).sum { |e| policy.windows_in_start(e) }, epoch)
+      decide_starts(block) if epoch == policy.starts
+      active(block).each { |c| finish_cell(c) } if epoch >= starts_for(block)
+    end
 
-      run_round(block, active(block).reject { |c| capped?(c) }, epoch) while active(block).any? { |c| wants_more?(c) }
-      active(block).each { |c| finish_cell(c) }
+    # Stein's decision, once per block, from the first stage's starts.
+    def decide_starts(block)
+      samples = active(block).map do |c|
+        StartSample.of(@states[c.index].repeats, start_of: :deployment.to_proc, value_of: :good_requests_per_s.to_proc)
+      end
+      per_start_s = (suite["duration_s"].to_f + [suite["warmup_s"].to_f, SHORT_WARMUP_S].min) * policy.windows
+      @starts_needed[block_key(block)] = policy.starts_needed(samples, load_s_per_start: per_start_s)
     end
 
     # Rounds of the block's cells short of `due` repeats until none is.
@@ -178,23 +215,13 @@ module Rackbench
     end
 
     def run_round(block, cells, epoch)
-      key = block.cells.map(&:index)
+      key = block_key(block)
       @rounds[key] = resumed_round(block) if @resume && !@rounds.key?(key)
       round = (@rounds[key] += 1)
       schedule.round_order(cells, round).each { |cell| measure_repeat(cell, round, epoch) }
     end
 
     def active(block) = block.cells.reject { |c| @states[c.index].done }
-
-    def wants_more?(cell)
-      state = @states[cell.index]
-      policy.more?(state.repeats.map(&:requests_per_s), state.load_s)
-    end
-
-    def capped?(cell)
-      state = @states[cell.index]
-      policy.capped?(state.repeats.map(&:requests_per_s), state.load_s)
-    end
 
     # --- one repeat -------------------------------------------------------
 
@@ -203,20 +230,18 @@ module Rackbench
       return if state.done
 
       live = live_for(cell, epoch) or return
-      traffic = Traffic.new(cell.endpoint)
-      target = live.deployment.target(traffic.path)
-      verify_traffic(traffic, cell, live)
-      live.drain ||= Drain.new(live.deployment, path: drain_path(cell), timeout_s: suite["drain_timeout_s"]).calibrate
+      trial = live.trial
+      trial.verify!(cell.endpoint, timeout_s: suite["timeout_s"])
+      drain = trial.drain(path: drain_path(cell), timeout_s: suite["drain_timeout_s"])
       first = !live.warmed.include?(cell.index)
-      steady = first && SteadyWarmup.wanted?(suite, live.server, suite.app_path(*live.server.config["app"]))
-      load = load_for(target, cell, traffic, warmup_s: first && !steady ? suite["warmup_s"].to_f : short_warmup_s)
-      cell_dir = File.join(live.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
+      steady = first && SteadyWarmup.wanted?(suite, trial.server, suite.app_path(*trial.server.config["app"]))
+      load = load_for(trial, cell, warmup_s: first && !steady ? suite["warmup_s"].to_f : short_warmup_s)
+      cell_dir = File.join(trial.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
       n = state.repeats.size + 1
-      warmed = prepare_window(load, live, File.join(cell_dir, "reset-r#{n}"), first: first, steady: steady)
-      neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.deployment.pids }
-      repeat = @window.measure(live.deployment, load, dir: cell_dir, drain: live.drain, dependencies: dependencies,
-                                                      neighbours: neighbours, log_name: "#{@engine.name}-r#{n}.out",
-                                                      probe_dir: live.probe_dir)
+      warmed = prepare_window(load, drain, trial.server, File.join(cell_dir, "reset-r#{n}"), first: first, steady: steady)
+      neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.trial.pids }
+      repeat = trial.measure(load, dir: cell_dir, dependencies: dependencies, neighbours: neighbours,
+                                   log_name: "#{@engine.name}-r#{n}.out")
       warmed!(live, cell, repeat, warmed)
       live.requests = live.requests.to_i + repeat.result.requests.to_i
       repeat.resources["memory"]&.store("requests", live.requests) # measured requests this deployment served so far
@@ -228,8 +253,8 @@ module Rackbench
       state.load_s += load.duration_s.to_f + load.warmup_s.to_f
       emit(:repeat_finished, cell, repeat)
     rescue ServiceError, ConfigError => e
-      fail_cell(cell, e.message, e.respond_to?(:log_tail) ? e.log_tail : nil, live&.deployment)
-      retire([live.key]) if live && !live.deployment.alive?
+      fail_cell(cell, e.message, e.respond_to?(:log_tail) ? e.log_tail : nil, live&.trial)
+      retire([live.key]) if live && !live.trial.alive?
     end
 
     # The probe path of the drain: the suite's drain_path, else the bundled
@@ -241,8 +266,9 @@ module Rackbench
       Apps.bundled?(app) ? "/hello" : Traffic.new(cell.endpoint).path
     end
 
-    def load_for(target, cell, traffic, warmup_s:)
-      Engines::Load.new(target: target, concurrency: cell.concurrency, threads: suite["client_threads"],
+    def load_for(trial, cell, warmup_s:)
+      traffic = Traffic.new(cell.endpoint)
+      Engines::Load.new(target: trial.target(traffic.path), concurrency: cell.concurrency, threads: suite["client_threads"],
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
                         rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
@@ -263,12 +289,12 @@ module Rackbench
     # Before each window: the app's data reset (reset_each: window); then,
     # before the first window of a cell on a start, the warm-up: until steady
     # (returns what SteadyWarmup recorded), or for warmup_s.
-    def prepare_window(load, live, reset_dir, first:, steady:)
-      reset!(live.server, reset_dir, "window")
+    def prepare_window(load, drain, server, reset_dir, first:, steady:)
+      reset!(server, reset_dir, "window")
       cell_dir = File.dirname(reset_dir)
       return steady_warmup.run(load, dir: cell_dir) if steady
 
-      warm_up(load, live, cell_dir) if first
+      warm_up(load, drain, cell_dir) if first
       nil
     end
 
@@ -294,13 +320,13 @@ module Rackbench
 
     # An engine that cannot cut the warm-up from its own run gets a separate
     # warm-up run, after a drain; the Window drains again before measuring.
-    def warm_up(load, live, cell_dir)
+    def warm_up(load, drain, cell_dir)
       return if @engine.warmup_in_run? || load.warmup_s.zero?
 
       warm = load.dup
       warm.duration_s = load.warmup_s
       warm.requests = nil
-      live.drain.wait
+      drain.wait
       @engine.run(warm, supervisor: supervisor, dir: cell_dir, cpus: pinning.client_cpus, log_name: "warmup.out")
     rescue ServiceError
       nil # a warm-up failure shows again, measured, in the window itself
@@ -314,33 +340,37 @@ module Rackbench
 
     def server_for(group) = Servers.fetch(group.server_config["server"]).new(group.server_config)
 
-    # The live deployment of the cell's server config for this epoch: started
+    # The live Trial of the cell's server config for this epoch: started
     # (side by side with the others of its level) when there is none, or the
     # one there died. A start failure fails every unfinished cell of the group.
     def live_for(cell, epoch)
       key = group_key(cell)
       live = @live[key]
-      retire([key]) if live && (live.epoch != epoch || !live.deployment.alive?)
+      retire([key]) if live && (live.epoch != epoch || !live.trial.alive?)
       return @live[key] if @live[key]
 
       group = groups.fetch(key)
-      server = server_for(group)
       number = (@deployed[key] += 1)
-      dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(cell.key.config_label)), "d#{number}")
-      FileUtils.mkdir_p(dir)
-      setup_server(key, server, File.join(File.dirname(dir), "setup"))
-      reset!(server, File.join(dir, "reset"), "start")
-      app = suite.app_path(*group.server_config["app"])
-      rackup = suite["explain"] ? Probe::Wrapper.write(app: app, dir: dir) : nil
-      deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: app, rackup: rackup,
-                                          env: @service_env, cpus: pinning.server_cpus,
-                                          ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
-                                          host: @fleet&.server_connection(group.server_config), log_root: store.dir).start
-      @live[key] = Live.new(key: key, server: server, deployment: deployment, dir: dir, epoch: epoch, number: number,
-                            verified: {}, warmed: Set.new, probe_dir: rackup && Probe::Wrapper.probe_dir(dir))
+      trial = trial_for(group, cell.key, number)
+      setup_server(key, trial.server, File.join(File.dirname(trial.dir), "setup"))
+      reset!(trial.server, File.join(trial.dir, "reset"), "start")
+      @live[key] = Live.new(key: key, trial: trial.start, epoch: epoch, number: number, warmed: Set.new)
     rescue ServiceError => e
       group.cells.each { |c| fail_cell(c, e.message, e.log_tail) }
       nil
+    end
+
+    # Every answer is checked before it is measured: against the suite's
+    # expect_status/expect_body, else, for a bundled app, the catalogue's
+    # expected answer (AnswerRule). explain: true serves the app inside the probe.
+    def trial_for(group, key, number)
+      config = group.server_config
+      rule = AnswerRule.new(catalogue: Apps.bundled?(config["app"] || suite["app"]), env: @service_env)
+      dir = File.join(@run["dir"], format("%02d-%s", key.variant, slug(key.config_label)), "d#{number}")
+      Trial.new(server_for(group), supervisor: supervisor, dir: dir, app: suite.app_path(*config["app"]), window: @window,
+                                   rule: rule, explain: suite["explain"], env: @service_env, cpus: pinning.server_cpus,
+                                   ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
+                                   host: @fleet&.server_connection(config), log_root: store.dir)
     end
 
     # A server entry's own setup: commands, once per run before its first start.
@@ -353,47 +383,7 @@ module Rackbench
     end
 
     def retire(keys)
-      keys.each { |key| @live.delete(key)&.deployment&.stop }
-    end
-
-    # --- checks -----------------------------------------------------------
-
-    # Every endpoint is requested once and checked before it is measured:
-    # against the suite's expect_status/expect_body, or else, for a bundled
-    # app, against the catalogue's expected answer (Apps.expectation).
-    # Each request of the cell's traffic (a mix: each member), once per deployment.
-    def verify_traffic(traffic, cell, live)
-      return if live.verified[cell.endpoint["name"]]
-
-      traffic.members.each do |m|
-        verify(m.request, live.deployment.target(m.request.path), live.deployment, cell.server_config["app"] || suite["app"])
-      end
-      live.verified[cell.endpoint["name"]] = true
-    end
-
-    # The endpoint's Request (method, headers, body) is sent as the load will send it.
-    def verify(request, target, deployment, app = suite["app"])
-      status, headers, body = request.perform(target, timeout_s: suite["timeout_s"])
-      own_checks = request.expect_status || request.expect_body
-      expectation = Apps.expectation(app, request.path, @service_env) unless own_checks
-      return verify_bundled(request, expectation, status, headers, body) if expectation
-
-      expected = request.expect_status ? Array(request.expect_status) : (200..399)
-      unless expected.include?(status)
-        raise ServiceError, "verify #{request.method} #{request.path}: status #{status}, expected " \
-                            "#{Array(expected).join(" or ")}: #{body[0, 200].inspect}"
-      end
-      if request.expect_body && !body.include?(request.expect_body)
-        raise ServiceError, "verify #{request.method} #{request.path}: body does not contain " \
-                            "#{request.expect_body.inspect}: #{body[0, 200].inspect}"
-      end
-    rescue SystemCallError, IOError => e
-      raise ServiceError.new("verify #{request.path}: #{e.message}", log_tail: deployment.children.first&.log_tail)
-    end
-
-    def verify_bundled(request, expectation, status, headers, body)
-      problems = expectation.problems(status, headers, body)
-      raise ServiceError, "verify #{request.path}: #{problems.join("; ")}" unless problems.empty?
+      keys.each { |key| @live.delete(key)&.trial&.stop }
     end
 
     # --- recording --------------------------------------------------------
@@ -406,24 +396,24 @@ module Rackbench
       record(cell, "ok", state.repeats)
     end
 
-    def fail_cell(cell, reason, log_tail = nil, deployment = nil)
+    def fail_cell(cell, reason, log_tail = nil, trial = nil)
       state = @states[cell.index]
       return if state.done
 
       state.done = true
-      record(cell, "failed", state.repeats, reason: reason, log_tail: log_tail, deployment: deployment)
+      record(cell, "failed", state.repeats, reason: reason, log_tail: log_tail, trial: trial)
     end
 
     # The cell's row: its key's columns (label rendered from it) and how it went.
-    def record(cell, status, repeats, reason: nil, log_tail: nil, deployment: nil)
-      deployment ||= @live[group_key(cell)]&.deployment
+    def record(cell, status, repeats, reason: nil, log_tail: nil, trial: nil)
+      trial ||= @live[group_key(cell)]&.trial
       row = cell.key.columns.merge(
         "position" => cell.index, "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
-        "server_version" => deployment&.server_version || Servers.fetch(cell.server_name).version,
-        "server_command" => deployment&.commands, "engine_command" => repeats.last&.result&.command,
+        "server_version" => trial&.server_version || Servers.fetch(cell.server_name).version,
+        "server_command" => trial&.commands, "engine_command" => repeats.last&.result&.command,
         "started_at" => repeats.first&.started_at || Time.now.utc.iso8601(3)
       )
-      measurement = Measurement.new(row, repeats, precision: policy.precision)
+      measurement = Measurement.new(row, repeats, precision: policy.precision, first_stage: policy.first_stage)
       store.add_cell(@run["id"], row.merge(summary(measurement)))
       emit(:cell_finished, cell, measurement)
     end

@@ -27,7 +27,12 @@ module Rackbench
       # nil when there is a recommendation; else why there is none.
       def problem
         return nil if best
-        return "no config met #{@slo} at any rate (#{@tuner.outcomes.size} tried)" if measured.empty?
+
+        if measured.empty?
+          unconfirmed = @tuner.outcomes.count(&:unconfirmed?)
+          also = unconfirmed.positive? ? "; #{unconfirmed} found a knee a fresh deployment did not confirm" : ""
+          return "no config met #{@slo} at any rate (#{@tuner.outcomes.size} tried#{also})"
+        end
 
         smallest = measured.min_by { |o| o.pss_bytes.to_i }
         "every config that met the SLO is over --memory #{mb(@memory_bytes)}: the smallest, #{smallest.label}, " \
@@ -56,8 +61,12 @@ module Rackbench
       def configs
         @tuner.outcomes.map do |o|
           { "config" => o.config, "label" => o.label, "sustainable_rate" => o.rate, "ci" => o.ci&.to_a,
+            "unconfirmed" => o.unconfirmed?,
             "p99_ms" => o.p99_ms, "pss_bytes" => o.pss_bytes, "cpu_percent" => o.cpu_percent, "error" => o.error,
-            "probes" => o.knee&.probes&.map { |p| { "rate" => p.rate, "met" => p.met, "error" => p.error }.compact } }
+            "probes" => o.knee&.probes&.map do |p|
+              { "rate" => p.rate, "met" => p.met, "error" => p.error, "deployment" => p.deployment,
+                "decision" => p.decision&.to_s }.compact
+            end }
         end
       end
 

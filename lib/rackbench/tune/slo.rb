@@ -8,6 +8,8 @@ module Rackbench
     #   slo = Slo.parse("p99<=100ms")              # errors <= 0.1 % by default
     #   slo = Slo.parse("p999<=1s,errors<=1%")
     #   slo.met?(result)  # latency from the merged histogram of the probe
+    #   slo.tally(result) # [requests over the bound, requests judged]: what Knee decides on
+    #   slo.requests_needed  # 1,000 for p99: a probe long enough to see its percentile
     class Slo
       PERCENTILES = { "p50" => 50, "p90" => 90, "p95" => 95, "p99" => 99, "p999" => 99.9 }.freeze
       UNITS_US = { "us" => 1, "ms" => 1000, "s" => 1_000_000 }.freeze
@@ -50,14 +52,38 @@ module Rackbench
 
       def error_share_of(result) = result.total.positive? ? result.error_count.fdiv(result.total) : 1.0
 
+      # The share of requests the percentile lets exceed the bound (0.01 for p99).
+      def allowed_share = 1 - (percentile / 100.0)
+
+      # Requests a decision needs to see the percentile's tail: ten of them
+      # over the bound at the allowed share (1,000 for p99, 100 for p90).
+      def requests_needed = (10 / allowed_share).round(6).ceil
+
+      # [requests over the latency bound, requests judged] of a probe: every
+      # request of its window (Result#window_requests), one left without a
+      # response counted as over; else the completed responses.
+      def tally(result)
+        all = result.window_requests
+        return over_and_total(result.histogram || []) unless all
+
+        over, = over_and_total(all["histogram"] || [])
+        [over + all["censored"].to_i, all["completed"].to_i + all["censored"].to_i]
+      end
+
+      # One probe on its own: at most the allowed share over the bound, and the errors within theirs.
       def met?(result)
-        latency = latency_of(result)
-        !latency.nil? && latency <= latency_us && error_share_of(result) <= error_share && result.requests.to_i.positive?
+        over, judged = tally(result)
+        judged.positive? && over <= allowed_share * judged && error_share_of(result) <= error_share &&
+          result.requests.to_i.positive?
       end
 
       def to_s = "#{percentile_name} <= #{format_us(latency_us)}, errors <= #{(error_share * 100).round(2)} %"
 
       def format_us(us) = us >= 1000 ? "#{(us / 1000.0).round(1)} ms" : "#{us} us"
+
+      private
+
+      def over_and_total(histogram) = [histogram.sum { |v, c| v > latency_us ? c : 0 }, histogram.sum(&:last)]
     end
   end
 end

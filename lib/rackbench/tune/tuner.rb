@@ -8,21 +8,27 @@ module Rackbench
     # `rackbench tune`: for each config of a Space (coarse grid, then the
     # untried neighbours of the best, while the --budget lasts; or --grid: all
     # of them), deploy it, check the endpoint, find its Knee under the SLO,
-    # record every probe, stop it. Every probe is a cell of a stored run
+    # then deploy it afresh and confirm the knee there (Knee#confirm), record
+    # every probe, stop it. Probes last long enough for the SLO's percentile
+    # (Slo#requests_needed: 1,000 requests for p99), from PROBE_S to
+    # MAX_PROBE_S. Every probe is a cell of a stored run
     # (its CellKey: the config, the offered rate, the config's turn as its
     # variant; one repeat), so `rackbench report` renders
     # them; the answer is an Answer. Created by CLI::Tune.
     class Tuner
       Outcome = Struct.new(:config, :label, :knee, :pss_bytes, :cpu_percent, :error, keyword_init: true) do
-        # The throughput achieved at the knee (median of its probes), which
-        # can be a little under the offered rate; nil without a knee.
-        def rate = knee&.rate && (ci&.estimate || knee.rate)
+        # The knee: an offered rate probed and met on both deployments; nil
+        # without one (or when the fresh deployment did not confirm it).
+        def rate = knee&.rate
         def offered_rate = knee&.rate
-        def ci = knee&.ci
+        # Where the knee lies: [rate, the lowest rate above it that missed] (high nil: none missed).
+        def ci = knee&.interval
+        def unconfirmed? = knee&.unconfirmed? || false
         def p99_ms = knee&.knee_repeat&.then { |r| r.latency_us(99).to_f / 1000 }
       end
 
       PROBE_S = 2
+      MAX_PROBE_S = 10
       PROBE_WARMUP_S = 0.5
       ESTIMATE_CLIENTS = 16
 
@@ -56,8 +62,9 @@ module Rackbench
 
         started = now
         suite = Suite.new(suite_data.to_yaml, path: "(tune)")
-        @traffic = Traffic.new(suite.endpoints.last)
-        @name = suite.endpoints.last["name"]
+        @endpoint = suite.endpoints.last
+        @traffic = Traffic.new(@endpoint)
+        @name = @endpoint["name"]
         @run = @store.create_run(suite: suite, settings: suite.data.merge("tune" => settings), machine: machine,
                                  pinning: @pinning.to_h)
         @run_id = @run["id"]
@@ -88,7 +95,8 @@ module Rackbench
       def settings
         { "slo" => @slo.to_s, "budget_s" => @budget_s, "grid" => @grid, "server" => @space.server,
           "space" => @space.knobs, "memory_bytes" => @memory_bytes,
-          "probe_s" => PROBE_S, "probe_warmup_s" => PROBE_WARMUP_S }
+          "probe_s" => PROBE_S, "max_probe_s" => MAX_PROBE_S, "probe_requests" => @slo.requests_needed,
+          "probe_warmup_s" => PROBE_WARMUP_S, "arrivals" => "poisson", "deployments" => 2 }
       end
 
       def machine = Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version)
@@ -122,14 +130,13 @@ module Rackbench
 
       def measure(config)
         server = Servers.fetch(config["server"]).new(config)
-        dir = File.join(@run["dir"], format("%02d-%s", @outcomes.size + 1, server.label.gsub(/[^a-z0-9]+/i, "-")))
-        FileUtils.mkdir_p(dir)
-        deployment = Deployment.new(server, supervisor: @supervisor, dir: dir, app: app_path, env: Apps.default_env(dir),
-                                            cpus: @pinning.server_cpus, log_root: @store.dir).start
-        target = deployment.target(@traffic.path)
-        @traffic.requests.each { |request| check(deployment.target(request.path), request.path) }
-        drain = Drain.new(deployment, path: @traffic.path, timeout_s: 30).calibrate
-        knee = Knee.new(slo: @slo, probe: probe(server, deployment, target, drain, dir)).search(estimate(target, dir))
+        trial = trial_for(server)
+        knee = Knee.new(slo: @slo, probe: probe(server, trial, 1)).search(estimate(trial))
+        if knee.rate
+          trial.stop
+          trial = trial_for(server)
+          knee.confirm(probe(server, trial, 2))
+        end
         repeat = knee.knee_repeat
         @out&.puts format("  %-20s %s", server.label, knee_text(knee))
         Outcome.new(config: config, label: server.label, knee: knee, pss_bytes: repeat&.resources&.dig("pss_max_bytes"),
@@ -138,52 +145,72 @@ module Rackbench
         @out&.puts format("  %-20s failed: %s", server&.label || config, e.message.lines.first&.strip)
         Outcome.new(config: config, label: server&.label || config.to_s, error: e.message)
       ensure
-        deployment&.stop
+        trial&.stop
+      end
+
+      # A fresh Trial of server: started, its traffic checked by the
+      # AnswerRule (the catalogue's, for a bundled app), its drain calibrated.
+      def trial_for(server)
+        dir = File.join(@run["dir"], format("%02d-%s", @outcomes.size + 1, server.label.gsub(/[^a-z0-9]+/i, "-")))
+        env = Apps.default_env(dir)
+        trial = Trial.new(server, supervisor: @supervisor, dir: dir, app: app_path, window: @window, env: env,
+                                  rule: AnswerRule.new(catalogue: Apps.bundled?(@app), env: env), cpus: @pinning.server_cpus,
+                                  log_root: @store.dir).start
+        trial.verify!(@endpoint)
+        trial.drain(path: @traffic.path, timeout_s: 30)
+        trial
       end
 
       def knee_text(knee)
-        text = knee.rate ? "sustains #{knee.rate.round} req/s (#{knee.probes.size} probes)" : "meets the SLO at no rate"
+        text = if knee.rate
+                 high = knee.interval.high
+                 "sustains #{knee.rate.round} req/s (knee #{high ? "below #{high.round}" : "not found above it"}; " \
+                   "#{knee.probes.size} probes on #{knee.deployments} deployments)"
+               else
+                 knee.unconfirmed? ? "knee not confirmed on a fresh deployment" : "meets the SLO at no rate"
+               end
         failures = knee.failures
         failures.empty? ? text : "#{text}; probes that measured nothing: #{failures.first(2).join("; ")}"
       end
 
       def app_path = Apps.bundled?(@app) ? Apps.path(@app) : File.expand_path(@app)
 
-      def check(target, path)
-        status, = Readiness.get(target, timeout_s: 10)
-        raise ServiceError, "#{path} answered #{status}" unless (200..399).cover?(status)
-      end
-
       # A closed-loop second at a few clients: where the rate search starts.
-      def estimate(target, dir)
-        load = Engines::Load.new(target: target, concurrency: ESTIMATE_CLIENTS, duration_s: 1, warmup_s: 0.2, timeout_s: 10,
-                                 traffic: @traffic)
-        @engine.run(load, supervisor: @supervisor, dir: dir, cpus: @pinning.client_cpus, log_name: "estimate.out").requests_per_s
+      def estimate(trial)
+        load = Engines::Load.new(target: trial.target(@traffic.path), concurrency: ESTIMATE_CLIENTS, duration_s: 1,
+                                 warmup_s: 0.2, timeout_s: 10, traffic: @traffic)
+        @engine.run(load, supervisor: @supervisor, dir: trial.dir, cpus: @pinning.client_cpus,
+                          log_name: "estimate.out").requests_per_s
       end
 
-      def probe(server, deployment, target, drain, dir)
+      # Knee's probe on trial (number: its deployment, 1 or 2).
+      def probe(server, trial, number)
+        target = trial.target(@traffic.path)
         lambda do |rate|
-          load = Engines::Load.new(target: target, concurrency: connections(rate), duration_s: PROBE_S,
+          load = Engines::Load.new(target: target, concurrency: connections(rate), duration_s: probe_s(rate),
                                    warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10, traffic: @traffic,
                                    arrivals: "poisson", seed: @position + 1)
-          repeat = @window.measure(deployment, load, dir: dir, drain: drain, log_name: "probe-#{@position + 1}.out")
-          record(server, rate, load, repeat)
+          repeat = trial.measure(load, dir: trial.dir, log_name: "probe-#{@position + 1}.out")
+          record(server, rate, load, repeat, number)
           repeat
         rescue ServiceError => e
-          raise unless deployment.alive? # a dead server ends the config; a stalled probe only misses
+          raise unless trial.alive? # a dead server ends the config; a stalled probe only misses
 
           raise Knee::Failed, e.message.lines.first.to_s.strip
         end
       end
 
+      # Long enough for the SLO's percentile: its requests_needed at this rate, within bounds.
+      def probe_s(rate) = (@slo.requests_needed / rate.to_f).clamp(PROBE_S, MAX_PROBE_S).round(1)
+
       # Open loop needs a connection free for every request in flight: the
       # rate times the SLO's latency, twice over, within bounds.
       def connections(rate) = (rate * @slo.latency_us / 1_000_000.0 * 2).ceil.clamp(8, 1024)
 
-      def record(server, rate, load, repeat)
+      def record(server, rate, load, repeat, deployment)
         @position += 1
         repeat.index = 1
-        repeat.deployment = 1
+        repeat.deployment = deployment
         key = CellKey.build(server.config, endpoint: { "name" => @name, "path" => @traffic.path }, concurrency: load.concurrency,
                                            offered_rate_per_s: rate, variant: @outcomes.size + 1, config_label: server.label)
         row = key.columns.merge("position" => @position, "engine" => @engine.name, "status" => "ok",

@@ -12,8 +12,6 @@ module Rackbench
     #
     #   RunDocument.new(report).document  # => Document
     class RunDocument
-      VERDICTS = "Verdicts (ratio of medians with its 95 % CI; see README \"How rackbench decides\")"
-
       # Dropped first when the terminal table is too wide.
       OPTIONAL = %w[cv latency_p50_ms cpu_percent].freeze
 
@@ -26,7 +24,8 @@ module Rackbench
         cells = @report.cells
         Document.new(@report.heading, [*TuneAnswer.new(run).sections, *results, *MixBreakdown.new(cells).sections, *Probe::Section.new(cells).sections,
                                        *CapacitySection.new(cells, run.dig("settings", "capacity")).sections,
-                                       *RateSweep.new(cells).sections, dependencies(cells), verdicts, failures, warnings].compact)
+                                       *RateSweep.new(cells, auto: run.dig("settings", "auto_rates")).sections,
+                                       dependencies(cells), verdicts, failures, warnings].compact)
       end
 
       private
@@ -48,7 +47,15 @@ module Rackbench
         list("dependencies", "Server and dependencies (CPU, memory)", lines)
       end
 
-      def verdicts = list("verdicts", VERDICTS, @report.verdicts.map { |v| v["text"] })
+      # The verdicts, then one line on how many comparisons were made (Multiplicity).
+      def verdicts
+        items = @report.verdicts.map { |v| v["text"] }
+        return nil if items.empty?
+
+        Document::Section.new("verdicts", Base::VERDICTS_HEADING,
+                              [Document::Text.list(items), Document::Text.plain(@report.verdicts_note)])
+      end
+
       def failures = list("failures", nil, @report.failure_lines)
       def warnings = list("warnings", "Warnings", @report.warnings)
 

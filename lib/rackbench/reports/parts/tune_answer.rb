@@ -9,7 +9,7 @@ module Rackbench
     #   TuneAnswer.new(run).sections  # => [Document::Section "tune"], or [] for another run
     #   TuneAnswer.grid(configs, memory_bytes)  # every config tried (Tune::Answer#to_h's configs), a Grid
     class TuneAnswer
-      HEADERS = ["Config", "Sustainable req/s [95% CI]", "p99 ms at knee", "PSS at knee", "CPU %", "Probes"].freeze
+      HEADERS = ["Config", "Sustainable req/s [knee between]", "p99 ms at knee", "PSS at knee", "CPU %", "Probes"].freeze
 
       def self.grid(configs, memory_bytes)
         Grid.new(HEADERS, configs.map do |c|
@@ -21,12 +21,20 @@ module Rackbench
         end)
       end
 
-      # "120 req/s [115, 124]"; interval: [low, high] or nil
+      # "120 req/s [120, 133]": the knee lies between the rate met and the lowest
+      # missed above it ("?" when none missed); interval: [low, high] or nil
       def self.rate_text(rate, interval)
-        interval ? format("%.0f req/s [%.0f, %.0f]", rate, *interval) : format("%.0f req/s", rate)
+        return format("%.0f req/s", rate) unless interval
+
+        low, high = interval
+        format("%.0f req/s [%.0f, %s]", rate, low, high ? format("%.0f", high) : "?")
       end
 
-      def self.unmeasured(config) = config["error"] ? "failed" : "-"
+      def self.unmeasured(config)
+        return "failed" if config["error"]
+
+        config["unconfirmed"] ? "not confirmed" : "-"
+      end
 
       def initialize(run)
         @run = run

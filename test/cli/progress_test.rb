@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "stringio"
+require "rackbench/cli/progress"
+
+module Rackbench
+  # The Runner's listener: in a log, one line per finished cell (never one
+  # per window); on a terminal, a live line per cell under way, rewritten in
+  # place, with the run's pace and what it leaves.
+  class ProgressTest < Minitest::Test
+    RATES = [100.0, 104.0, 96.0, 101.0].freeze
+
+    def plan
+      suite = Suite.new(suite_yaml("concurrency" => [2, 8], "repeats" => "auto", "deployments" => 2,
+                                   "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "thin" }]))
+      Plan.new(suite)
+    end
+
+    def run_row(plan) = { "id" => 7, "suite" => "test", "dir" => "results/runs/7", "settings" => plan.suite.data }
+
+    def repeat(index, rate)
+      result = Result.new(requests: rate.to_i, duration_s: 1.0, requests_per_s: rate, histogram: [[1000, rate.to_i]])
+      Measurement::Repeat.new(index: index, deployment: index <= 2 ? 1 : 2, round: index, result: result, resources: {},
+                              noise: nil)
+    end
+
+    # Every cell of the plan measured in interleaved rounds of RATES, then finished.
+    def replay(progress, plan)
+      progress.run_started(run_row(plan), plan)
+      repeats = Hash.new { |h, k| h[k] = [] }
+      RATES.each_with_index do |rate, i|
+        plan.cells.each do |cell|
+          repeats[cell.index] << repeat(i + 1, rate * cell.index)
+          progress.repeat_finished(cell, repeats[cell.index].last)
+        end
+      end
+      plan.cells.each do |cell|
+        progress.cell_finished(cell, Measurement.new(cell.key.columns.merge("status" => "ok"), repeats[cell.index]))
+      end
+      progress.run_finished("id" => 7, "status" => "finished")
+    end
+
+    def test_a_log_gets_one_line_per_finished_cell_and_none_per_window
+      out = StringIO.new
+      plan = plan()
+      replay(CLI::Progress.new(out), plan)
+      lines = out.string.lines
+      assert_equal 1 + plan.size + 2, lines.size, "a first line, a line per cell, the last line and a blank:\n#{out.string}"
+      assert_match(/\Arackbench: run 7, suite test: 4 cells, /, lines.first)
+      figures = %r{\A\[1/4\] puma x0:2 /hello c=2: \d+\.\d req/s \[\d+\.\d, \d+\.\d\] ±\d+\.\d % \(target ±5\.0 %\), }
+      assert_match figures, lines[1]
+      assert_match(/, 0 errors, 4 windows over 2 starts \(\d+s\)\n\z/, lines[1])
+      refute_match "\e[", out.string
+    end
+
+    def test_a_terminal_gets_a_live_line_per_cell_rewritten_in_place
+      out = StringIO.new
+      plan = plan()
+      progress = CLI::Progress.new(out, live: true)
+      progress.run_started(run_row(plan), plan)
+      first, second = plan.cells
+      progress.repeat_finished(first, repeat(1, 100.0))
+      progress.repeat_finished(second, repeat(1, 200.0))
+      progress.repeat_finished(first, repeat(2, 104.0))
+      progress.repeat_finished(first, repeat(3, 98.0))
+      screen = out.string.split("\e[J").last
+      assert_match %r{\Acell 1/4 puma x0:2 /hello c=2: start 2/2\+, 3 windows, ±\d+\.\d % \(target ±5\.0 %\)\n}, screen
+      assert_match %r{^cell 2/4 puma x0:2 /hello c=8: start 1/2\+, 1 window, no interval yet \(target ±5\.0 %\)\n}, screen,
+                   "windows of one start give no interval"
+      assert_match %r{^  0/4 cells done, 4 windows in \d+s, ETA \d+s\n\z}, screen
+      assert_match "\e[3A\r", out.string, "the three lines drawn before are rewritten"
+    end
+
+    def test_a_finished_cell_leaves_its_line_above_those_under_way
+      out = StringIO.new
+      plan = plan()
+      progress = CLI::Progress.new(out, live: true)
+      progress.run_started(run_row(plan), plan)
+      first, second = plan.cells
+      repeats = [repeat(1, 100.0), repeat(2, 104.0), repeat(3, 98.0)]
+      repeats.each { |r| progress.repeat_finished(first, r) }
+      progress.repeat_finished(second, repeat(1, 200.0))
+      progress.cell_finished(first, Measurement.new(first.key.columns.merge("status" => "ok"), repeats))
+      screen = out.string.split("\e[J").last
+      assert_match %r{\A\[1/4\] puma x0:2 /hello c=2: 100\.0 req/s .*3 windows over 2 starts \(\d+s\)\ncell 2/4 }, screen
+    end
+  end
+end
