@@ -1,33 +1,62 @@
 # frozen_string_literal: true
 
-# The README's figures and the seed pages, regenerated from stored runs:
+# The figures of the README and doc/, regenerated from stored runs:
 #
-#   bundle exec rake docs:runs   # make the runs (slow): the quick suite, then each seed suite with --smoke
-#   bundle exec rake docs        # README's support matrix, sample and seed paragraphs; doc/seeds/*.md; doc/images/*.svg
+#   bundle exec rake docs:runs   # make the runs (slow): the quick suite (stored in doc/runs/quick),
+#                                # a tune, then each seed suite with --smoke
+#   bundle exec rake docs        # README's support matrix and sample; doc/tune.md's real run;
+#                                # doc/seeds.md and doc/seeds/*.md; doc/images/*.svg
 #
-# Runs are read from tmp/readme-quick (the quick suite) and tmp/seed-results
-# (the latest run of each seed suite); QUICK_RESULTS and SEED_RESULTS name
-# other folders. Every figure in the README comes from one of these runs,
-# through the commands this file prints as it goes.
+# The quick run the README's sample comes from is committed (doc/runs/quick),
+# so `rake docs:sample` renders it again with the current code whenever a
+# report changes, and test/docs/readme_sample_test.rb checks that the README
+# holds what `rackbench report` prints for it now. The tune and seed runs are
+# read from tmp/docs-runs/tune and tmp/seed-results (TUNE_RESULTS and
+# SEED_RESULTS name other folders). Every figure comes from one of these runs,
+# through the commands the pages name.
 DOCS_ROOT = File.expand_path("..", __dir__)
-DOCS_QUICK = ENV.fetch("QUICK_RESULTS", "tmp/readme-quick")
+DOCS_QUICK_RUN = ENV.fetch("QUICK_RESULTS", "tmp/docs-runs/quick")
+DOCS_QUICK_STORE = "doc/runs/quick" # Rackbench::Docs::ReadmeSample::STORE_DIR
+DOCS_TUNE = ENV.fetch("TUNE_RESULTS", "tmp/docs-runs/tune")
+DOCS_TUNE_COMMAND = ["bin/rackbench", "tune", "--endpoint", "/sleep/50", "--slo", "p99<=200ms", "--budget", "180"].freeze
 DOCS_SEEDS_DIR = ENV.fetch("SEED_RESULTS", "tmp/seed-results")
 # suite => the seed article's number
 DOCS_SEEDS = { "torquebox-2011" => "000", "thin-nginx-2008" => "001", "app-servers-2015" => "002",
                "puma-vs-unicorn-2016" => "003", "lighttpd-proxy-2008" => "004" }.freeze
 
-desc "Regenerate the README's support matrix, sample and seed paragraphs, doc/seeds/*.md and doc/images/*.svg"
-task docs: %w[docs:servers docs:sample docs:seeds]
+desc "Regenerate the README's support matrix and sample, doc/tune.md's run, doc/seeds*.md and doc/images/*.svg"
+task docs: %w[docs:servers docs:sample docs:tune docs:seeds]
 
 namespace :docs do
-  desc "Make the runs the docs are drawn from (slow): the quick suite, then each seed suite with --smoke"
-  task :runs do
+  desc "Make the runs the docs are drawn from (slow): the quick suite, a tune, each seed suite with --smoke"
+  task runs: %w[runs:quick runs:tune runs:seeds]
+
+  namespace :runs do
     # Exit status 3 (some cells failed: TorqueBox cannot run on Java 17) is a result, not an error.
     tolerate = ->(_ok, status) { raise "#{status.inspect}: the run did not finish" unless [0, 3].include?(status.exitstatus) }
-    sh("bin/rackbench", "run", "quick", "--results", DOCS_QUICK, &tolerate)
-    DOCS_SEEDS.each_key { |suite| sh("bin/rackbench", "run", suite, "--smoke", "--results", DOCS_SEEDS_DIR, &tolerate) }
-  end
 
+    desc "Run the quick suite and store it in #{DOCS_QUICK_STORE} (the README's sample)"
+    task :quick do
+      rm_rf DOCS_QUICK_RUN
+      sh("bin/rackbench", "run", "quick", "--results", DOCS_QUICK_RUN, &tolerate)
+      DocsHelper.keep_store(DOCS_QUICK_RUN, DOCS_QUICK_STORE)
+    end
+
+    desc "Tune puma on /sleep/50 into #{DOCS_TUNE} (doc/tune.md's real run)"
+    task :tune do
+      rm_rf DOCS_TUNE
+      sh(*DOCS_TUNE_COMMAND, "--results", DOCS_TUNE, &tolerate)
+    end
+
+    desc "Run each seed suite with --smoke into #{DOCS_SEEDS_DIR}"
+    task :seeds do
+      DOCS_SEEDS.each_key { |suite| sh("bin/rackbench", "run", suite, "--smoke", "--results", DOCS_SEEDS_DIR, &tolerate) }
+    end
+  end
+end
+
+# Rendering: what the pages show of those runs.
+namespace :docs do
   desc "The README's support matrix (bin/rackbench servers --probe --format markdown)"
   task :servers do
     table = `bin/rackbench servers --probe --format markdown`
@@ -35,44 +64,69 @@ namespace :docs do
 
     DocsHelper.load_rackbench
     require "rackbench/reports/parts/failures"
-    DocsHelper.replace_block("servers", table.lines.map { |l| Rackbench::Reports::Failures.normalize(l) }.join("\n"))
+    DocsHelper.replace_block("README.md", "servers", table.lines.map { |l| Rackbench::Reports::Failures.normalize(l) }.join("\n"))
   end
 
-  desc "The README's sample output and chart (the latest run in #{DOCS_QUICK})"
+  desc "The README's sample output and chart, from the quick run in #{DOCS_QUICK_STORE}"
   task :sample do
-    DocsHelper.sample
+    DocsHelper.load_rackbench
+    store = Rackbench::Store.new(DOCS_QUICK_STORE)
+    sample = Rackbench::Docs::ReadmeSample.new(store)
+    DocsHelper.draw(sample.chart, Rackbench::Docs::ReadmeSample::IMAGE)
+    DocsHelper.replace_block("README.md", "sample", sample.markdown)
+    store.close
   end
 
-  desc "doc/seeds/NAME.md and the README's seed paragraphs (the latest run of each seed suite in #{DOCS_SEEDS_DIR})"
+  desc "doc/tune.md's real run: the stored tune run in #{DOCS_TUNE}, as its report prints it"
+  task :tune do
+    DocsHelper.tune
+  end
+
+  desc "doc/seeds.md and doc/seeds/NAME.md (the latest run of each seed suite in #{DOCS_SEEDS_DIR})"
   task :seeds do
     DocsHelper.seeds
   end
 end
 
 # What the docs tasks share: reading stored runs, drawing one chart, and
-# rewriting a marked block of README.md.
+# rewriting a marked block of a page.
 module DocsHelper
   extend Rake::FileUtilsExt
 
   module_function
 
-  def sample
-    store, run = latest(DOCS_QUICK, "quick")
-    measurements = store.measurements(run["id"])
-    table = Rackbench::Reports.fetch("table").new(run, measurements).render
-    excerpt = excerpt(table, ["puma x0:16", "thin"])
-    chart = chart(run, measurements, "quick", prefer: /sleep-50-throughput/) or raise "the quick run measured nothing"
-    replace_block("sample", <<~MD)
-      The quick suite (`bin/rackbench run`) on a 2-core machine that was busy with other work, so its
-      intervals are wide and its warnings say so. The end of what it printed (`bin/rackbench report --format table`),
-      /sleep/50 rows of two of its five servers:
+  def load_rackbench
+    $LOAD_PATH.unshift(File.join(DOCS_ROOT, "lib"))
+    require "rackbench"
+    require "rackbench/article/summary"
+    require_relative "docs/readme_sample"
+  end
+
+  # Copies the store in from_dir (its runs, not their raw output) to to_dir, compacted.
+  def keep_store(from_dir, to_dir)
+    target = File.join(to_dir, "rackbench.sqlite3")
+    mkdir_p to_dir
+    rm_f [target, "#{target}-wal", "#{target}-shm"]
+    sh "sqlite3", File.join(from_dir, "rackbench.sqlite3"), "VACUUM INTO '#{target}'"
+  end
+
+  def tune
+    store, run = latest(DOCS_TUNE, "tune")
+    report = `bin/rackbench report #{run["id"]} --results #{DOCS_TUNE}`
+    raise "bin/rackbench report failed" unless $?.success? # rubocop:disable Style/SpecialGlobalVars
+
+    answer = report[/^rackbench tune:.*?^Recommended: .*?$/m] or raise "run #{run["id"]} in #{DOCS_TUNE} is not a tune run"
+    cores = run.dig("machine", "cores")
+    replace_block("doc/tune.md", "tune-run", <<~MD)
+      `#{DOCS_TUNE_COMMAND.join(" ").sub("p99<=200ms", "'p99<=200ms'")}` on a #{cores}-core machine shared with other
+      work (server pinned to one CPU, load on the other); what `bin/rackbench report #{run["id"]} --results #{DOCS_TUNE}`
+      prints of its answer:
 
       ```text
-      #{excerpt.strip}
+      #{answer.strip}
       ```
-
-      ![#{chart["title"]}](#{chart["path"]})
     MD
+    store.close
   end
 
   def seeds
@@ -82,17 +136,10 @@ module DocsHelper
       sh "bin/rackbench", "report", run["id"].to_s, "--results", DOCS_SEEDS_DIR, "--format", "article", "--output", page
       seed_paragraph(suite, number, store, run, page)
     end
-    replace_block("seeds", paragraphs.join("\n"))
+    replace_block("doc/seeds.md", "seeds", paragraphs.join("\n"))
   end
 
-  def load_rackbench
-    $LOAD_PATH.unshift(File.join(DOCS_ROOT, "lib"))
-    require "rackbench"
-    require "rackbench/charts/page"
-    require "rackbench/charts/renderer"
-  end
-
-  # The store and the latest run of suite in dir.
+  # The store and the latest finished run of suite in dir.
   def latest(dir, suite)
     load_rackbench
     store = Rackbench::Store.new(dir)
@@ -102,18 +149,22 @@ module DocsHelper
     [store, store.run(row["id"])]
   end
 
-  # Draws the run's chart whose name matches prefer (else the page's lead
-  # chart) into doc/images/NAME.svg; nil when nothing was measured.
-  def chart(run, measurements, name, prefer: nil)
-    page = Rackbench::Charts::Page.new(run, measurements)
-    chart = (prefer && page.all.find { |c| c["name"].match?(prefer) }) || page.lead
+  # Renders a chart spec to path (an SVG under doc/images).
+  def draw(chart, path)
+    require "rackbench/charts/renderer"
+    dir = File.join(DOCS_ROOT, "tmp", "docs-charts", File.basename(path, ".svg"))
+    drawn = Rackbench::Charts::Renderer.new.render([chart], dir).first
+    mkdir_p File.dirname(File.join(DOCS_ROOT, path))
+    cp drawn, File.join(DOCS_ROOT, path)
+  end
+
+  # Draws the run's lead chart into doc/images/NAME.svg; nil when nothing was measured.
+  def chart(run, measurements, name)
+    chart = Rackbench::Charts::Page.new(run, measurements).lead
     return nil unless chart
 
-    dir = File.join(DOCS_ROOT, "tmp", "docs-charts", name)
-    path = Rackbench::Charts::Renderer.new.render([chart], dir).first
-    FileUtils.mkdir_p(File.join(DOCS_ROOT, "doc", "images"))
-    FileUtils.cp(path, File.join(DOCS_ROOT, "doc", "images", "#{name}.svg"))
-    { "title" => chart["title"], "path" => "doc/images/#{name}.svg" }
+    draw(chart, "doc/images/#{name}.svg")
+    { "title" => chart["title"], "path" => "images/#{name}.svg" }
   end
 
   def seed_paragraph(suite, number, store, run, page)
@@ -125,33 +176,23 @@ module DocsHelper
     claims = summary.verdicts.map { |v| "#{v["says"]}: **#{v["answer"]}**" }
     image = chart ? "![#{chart["title"]}](#{chart["path"]})" : "(Nothing was measured in this run, so it has no chart.)"
     <<~MD
-      ### #{number} · #{summary.article["title"]}
+      ## #{number} · #{summary.article["title"]}
 
       `#{command}`. The article's claims against it: #{claims.join("; ")}.
-      [The report](#{page}): `bin/rackbench report #{run["id"]} --results #{DOCS_SEEDS_DIR} --format article --output #{page}`.
+      [The report](#{page.delete_prefix("doc/")}): `bin/rackbench report #{run["id"]} --results #{DOCS_SEEDS_DIR} --format article --output #{page}`.
 
       #{image}
     MD
   end
 
-  # The /sleep/50 block of a table report with only the given configs' rows,
-  # its verdicts and its warnings.
-  def excerpt(table, labels)
-    block = table[%r{^/sleep/50\n.*}m] or raise "the quick run has no /sleep/50 block"
-    kept = block.lines.select do |line|
-      !line.match?(/\A\S/) || line.start_with?("/sleep", "Server", "---", "Verdicts", "Warnings", *labels)
-    end
-    kept.reject { |l| l.start_with?("  /hello") }.join
-  end
-
-  # Replaces what lies between <!-- NAME:start --> and <!-- NAME:end --> in README.md.
-  def replace_block(name, text)
-    readme = File.join(DOCS_ROOT, "README.md")
-    content = File.read(readme)
+  # Replaces what lies between <!-- NAME:start --> and <!-- NAME:end --> in page.
+  def replace_block(page, name, text)
+    path = File.join(DOCS_ROOT, page)
+    content = File.read(path)
     pattern = /(<!-- #{name}:start -->\n).*?(<!-- #{name}:end -->)/m
-    raise "README.md has no #{name}:start/#{name}:end markers" unless content.match?(pattern)
+    raise "#{page} has no #{name}:start/#{name}:end markers" unless content.match?(pattern)
 
-    File.write(readme, content.sub(pattern) { "#{Regexp.last_match(1)}#{text.strip}\n#{Regexp.last_match(2)}" })
-    puts "README.md: #{name} block rewritten"
+    File.write(path, content.sub(pattern) { "#{Regexp.last_match(1)}#{text.strip}\n#{Regexp.last_match(2)}" })
+    puts "#{page}: #{name} block rewritten"
   end
 end

@@ -1,66 +1,104 @@
 # frozen_string_literal: true
 
+require "fileutils"
+require "json"
 require "rbconfig"
 require "tmpdir"
 
-# `rake test` spreads the test files over RACKBENCH_TEST_SHARDS processes
-# (default 2) that run at once: most tests wait on real servers, so two
-# processes halve the wall time on two cores. Each process is its own
-# supervisor (tests find their leftovers by their own pid), so shards cannot
-# see each other's processes. RACKBENCH_TEST_SHARDS=1 runs one process;
-# TEST=path runs one file.
-module TestShards
-  # Rough cost of a file by folder, to balance the shards (greedy, heaviest first).
-  WEIGHTS = { "test/suites/" => 60, "test/targets/servers/jruby" => 60, "test/integration/" => 30, "test/cli/" => 20,
-              "test/targets/servers/" => 20, "test/targets/proxies/" => 15, "test/targets/apps/" => 15, "test/reports/html" => 15,
-              "test/targets/services/" => 10, "test/engine/" => 10, "test/hosts/" => 15 }.freeze
+# `rake test` runs each test file in a ruby of its own (warnings on), up to
+# RACKBENCH_TEST_SHARDS of them at once (default 2: most tests wait on real
+# servers, so two processes halve the wall time on two cores). Files are
+# handed out longest first, by the seconds each took when last measured, to
+# whichever process is free, so the two finish close together whatever the
+# machine's load. Each process is its own supervisor (tests find their
+# leftovers by their own pid), so they cannot see each other's processes, and
+# a file that leaks or crashes fails alone. TEST=path runs one file.
+#
+# Seconds per file come from tmp/test-seconds.json (this checkout's last run,
+# written by every `rake test`), else from rakelib/test-seconds.json (a whole
+# run's, committed: `rake test:seconds` copies the last run's there), else a
+# rough guess by folder (UNMEASURED_S).
+module TestQueue
+  LAST_RUN = "tmp/test-seconds.json"
+  COMMITTED = "rakelib/test-seconds.json"
+  # A guess for a file measured nowhere yet, by folder (heaviest first).
+  UNMEASURED_S = { "test/suites/" => 180, "test/targets/servers/jruby" => 120, "test/integration/" => 60,
+                   "test/hosts/" => 45, "test/targets/servers/" => 60, "test/cli/" => 30, "test/targets/" => 30,
+                   "test/reports/html" => 30, "test/engine/" => 20, "" => 10 }.freeze
+  LOADER = "ARGV.each { |f| require File.expand_path(f) }"
 
   module_function
 
-  def weight(file) = WEIGHTS.find { |prefix, _| file.start_with?(prefix) }&.last || 1
-
-  def split(files, count)
-    shards = Array.new(count) { [] }
-    loads = Array.new(count, 0)
-    files.sort_by { |f| [-weight(f), f] }.each do |file|
-      i = loads.index(loads.min)
-      shards[i] << file
-      loads[i] += weight(file)
-    end
-    shards.reject(&:empty?)
+  def seconds
+    [COMMITTED, LAST_RUN].select { |f| File.exist?(f) }.map { |f| JSON.parse(File.read(f)) }.reduce({}, :merge)
   end
 
-  # Runs each shard in its own ruby (warnings on); prints each shard's output
-  # as it ends; true when every shard passed.
-  def run(shards)
-    loader = 'files = ARGV.shift(ARGV.index("--")); ARGV.shift; files.each { |f| require File.expand_path(f) }'
-    Dir.mktmpdir("rackbench-shards") do |dir|
-      running = shards.each_with_index.to_h do |files, i|
-        log = File.join(dir, "shard-#{i + 1}.log")
-        pid = Process.spawn(RbConfig.ruby, "-w", "-Ilib", "-Itest", "-e", loader, *files, "--",
-                            out: log, err: %i[child out])
-        [pid, [i + 1, files.size, log]]
-      end
-      ok = true
-      until running.empty?
+  # Longest first; a file measured nowhere counts as its folder's UNMEASURED_S.
+  def order(files, measured = seconds)
+    files.sort_by { |f| [-measured.fetch(f) { UNMEASURED_S.find { |prefix, _| f.start_with?(prefix) }.last }, f] }
+  end
+
+  # Runs files, at most `at_once` at a time; prints a line per file as it
+  # ends (the whole output of a file that failed); returns the files that failed.
+  def run(files, at_once)
+    queue = order(files)
+    running = {}
+    took = {}
+    failed = []
+    Dir.mktmpdir("rackbench-tests") do |dir|
+      until queue.empty? && running.empty?
+        start(queue.shift, dir, running) while running.size < at_once && !queue.empty?
         pid, status = Process.wait2
-        shard, count, log = running.delete(pid)
-        puts "== test shard #{shard} of #{shards.size} (#{count} files): #{status.success? ? "passed" : "FAILED"}"
-        puts File.read(log)
-        ok &&= status.success?
+        file, log, started = running.delete(pid)
+        took[file] = monotonic_s - started
+        report(file, log, status, took[file])
+        failed << file unless status.success?
       end
-      ok
     end
+    remember(took)
+    failed
   end
+
+  def start(file, dir, running)
+    log = File.join(dir, "#{file.tr("/", "_")}.log")
+    pid = Process.spawn(RbConfig.ruby, "-w", "-Ilib", "-Itest", "-e", LOADER, file, out: log, err: %i[child out])
+    running[pid] = [file, log, monotonic_s]
+  end
+
+  def report(file, log, status, took_s)
+    output = File.read(log)
+    counts = output.lines.grep(/\d+ runs, \d+ assertions/).last&.strip || "no test summary (#{status.inspect})"
+    puts format("%6.1f s  %-60s %s", took_s, file, counts)
+    puts output.gsub(/^/, "    ") unless status.success?
+  end
+
+  def remember(took)
+    FileUtils.mkdir_p(File.dirname(LAST_RUN))
+    last = File.exist?(LAST_RUN) ? JSON.parse(File.read(LAST_RUN)) : {}
+    File.write(LAST_RUN, JSON.pretty_generate(last.merge(took.transform_values { |s| s.round(1) }).sort.to_h))
+  end
+
+  def monotonic_s = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 end
 
-desc "Run the tests (RACKBENCH_TEST_SHARDS processes at once, default 2; TEST=file for one file)"
+desc "Run the tests (a process per file, RACKBENCH_TEST_SHARDS at once, default 2; TEST=file for one file)"
 task test: :compile do
+  $stdout.sync = true
   files = ENV["TEST"] ? [ENV["TEST"]] : Dir["test/**/*_test.rb"]
-  count = Integer(ENV.fetch("RACKBENCH_TEST_SHARDS", "2"))
-  started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-  ok = TestShards.run(TestShards.split(files, count))
-  puts format("rake test: %d files in %d shards, %.0f s", files.size, [count, files.size].min,
-              Process.clock_gettime(Process::CLOCK_MONOTONIC) - started)
-  abort "rake test: a shard failed (its output is above)" unless ok
+  at_once = Integer(ENV.fetch("RACKBENCH_TEST_SHARDS", "2"))
+  started = TestQueue.monotonic_s
+  failed = TestQueue.run(files, at_once)
+  puts format("rake test: %d files, %d at a time, %.0f s", files.size, [at_once, files.size].min,
+              TestQueue.monotonic_s - started)
+  abort "rake test: #{failed.size} failed (their output is above): #{failed.join(" ")}" unless failed.empty?
+end
+
+namespace :test do
+  desc "Keep the seconds per file of the last whole `rake test` in #{TestQueue::COMMITTED} (the order files start in)"
+  task :seconds do
+    last = JSON.parse(File.read(TestQueue::LAST_RUN))
+    kept = last.select { |f, _| f.start_with?("test/") && File.exist?(f) }.sort.to_h
+    File.write(TestQueue::COMMITTED, "#{JSON.pretty_generate(kept)}\n")
+    puts "#{TestQueue::COMMITTED}: #{last.size} files"
+  end
 end

@@ -140,7 +140,9 @@ module Rackbench
     def measurements(run_id)
       run = run(run_id)
       by_position = repeats(run["id"])
-      precision = run.dig("settings", "precision")
+      settings = run["settings"] || {}
+      precision = settings["precision"]
+      first_stage = RepeatPolicy.new(settings).first_stage if settings.key?("duration_s")
       cells = cells(run["id"])
       done = cells.map { |c| c["position"] }
       partial = by_position.keys - done
@@ -148,7 +150,11 @@ module Rackbench
       rows = cells + partial.map { |position| incomplete_row(planned, position, by_position[position]) }
       rows.sort_by { |r| r["position"] }.map do |row|
         stored = by_position[row["position"]]
-        stored ? Measurement.new(row, stored, precision: precision) : Measurement.from_row(row, precision: precision)
+        if stored
+          Measurement.new(row, stored, precision: precision, first_stage: first_stage)
+        else
+          Measurement.from_row(row, precision: precision)
+        end
       end
     end
 

@@ -77,15 +77,21 @@ module Rackbench
       key("hosts", :mapping, doc: "ssh destinations by name"),
       key("server_host", :string, doc: "the host the servers run on"),
       key("load_hosts", :list, doc: "the hosts the load comes from"),
-      # How many repeats, in what order (see Stats and Schedule): "auto" repeats
-      # from min_repeats until the throughput CI is within ±precision, capped
-      # by max_repeats and max_cell_s seconds of load per cell.
-      key("repeats", :any, default: "auto", doc: "auto, or a whole number of repeats per cell"),
-      key("min_repeats", :whole, default: 3, doc: "repeats before auto may stop"),
-      key("max_repeats", :whole, default: 15, doc: "repeats auto stops at"),
-      duration("max_cell_s", "seconds of load per cell auto stops at", default: 30),
-      key("precision", :number, default: 0.03, doc: "the throughput CI's half-width auto aims for (0.03: ±3 %)"),
-      key("deployments", :whole, default: 2, doc: "fresh deployments the repeats are spread over"),
+      # How many server starts and windows (RepeatPolicy, StartSample):
+      # "auto" runs `deployments` starts of `windows` windows, then as many
+      # more starts (at most max_deployments, and max_cell_s seconds of load a
+      # cell) as the throughput interval needs to be within ±precision;
+      # `repeats: N` runs N windows over `deployments` starts. Configs whose
+      # ratio's interval lies within ±margin of 1 are "equivalent".
+      key("repeats", :any, default: "auto", doc: "auto, or a whole number of windows per cell"),
+      key("deployments", :whole, min: 1, default: 4, doc: "server starts of the first stage (fixed: starts in all)"),
+      key("windows", :whole, min: 1, default: 2, doc: "windows per server start (auto)"),
+      key("max_deployments", :whole, min: 1, default: 10, doc: "server starts auto stops at"),
+      duration("max_cell_s", "seconds of load per cell beyond which auto adds no start", default: 60),
+      key("precision", :number, above: 0, max: 0.99, default: 0.05,
+                                doc: "the throughput interval's half-width auto aims for (0.05: ±5 %)"),
+      key("margin", :number, above: 0, max: 0.99, default: 0.05,
+                             doc: "configs within ±margin of each other are equivalent (0.05: ±5 %)"),
       key("order", :one_of, values: Schedule::ORDERS, doc: "the order cells run in"),
       key("seed", :whole, doc: "the seed of order: random"),
       duration("drain_timeout_s", "seconds to wait for a server to go idle", { min: 0 }, default: 30),
@@ -228,15 +234,23 @@ module Rackbench
         raise error(where + ["repeats"], "must be auto or a whole number >= 1, got #{repeats.inspect}")
       end
 
-      %w[min_repeats max_repeats deployments].each do |key|
+      %w[min_repeats max_repeats].each do |key|
+        next unless data.key?(key)
+
+        raise error(where + [key], "was replaced by deployments (server starts), windows (per start) and " \
+                                   "max_deployments: a start, not a window, is the unit of noise")
+      end
+      %w[deployments windows max_deployments].each do |key|
         value = data[key]
         next if value.nil? || (value.is_a?(Integer) && value.positive?)
 
         raise error(where + [key], "must be a whole number >= 1, got #{value.inspect}")
       end
-      precision = data["precision"]
-      if precision && !(precision.is_a?(Numeric) && precision.positive? && precision < 1)
-        raise error(where + ["precision"], "must be a share between 0 and 1 (0.03 for ±3 %), got #{precision.inspect}")
+      %w[precision margin].each do |key|
+        value = data[key]
+        next if value.nil? || (value.is_a?(Numeric) && value.positive? && value < 1)
+
+        raise error(where + [key], "must be a share between 0 and 1 (0.05 for ±5 %), got #{value.inspect}")
       end
 
       drain_path = data["drain_path"]

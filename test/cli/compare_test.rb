@@ -29,10 +29,11 @@ module Rackbench
       assert_equal row.split(/\s{2,}/).map(&:strip), md_row.split("|")[1..-2].map(&:strip)
     end
 
-    def run_with(path, extra_args = [])
+    def run_with(path, extra_args = [], app: nil)
       suite = write_suite({ "endpoints" => [{ "name" => "work", "path" => path }], "concurrency" => [4],
-                            "engine" => "native", "duration_s" => 1, "warmup_s" => 0.2, "repeats" => 3,
-                            "servers" => [{ "server" => "puma", "threads" => 4 }] }, "suite-#{path.tr("/", "-")}.yml")
+                            "engine" => "native", "duration_s" => 1, "warmup_s" => 0.2, "repeats" => 3, "deployments" => 3,
+                            "servers" => [{ "server" => "puma", "threads" => 4 }] }.merge(app ? { "app" => app } : {}),
+                          "suite-#{path.tr("/", "-")}-#{app ? "own" : "rack"}.yml")
       status, out, err = run_cli("run", "--results", tmpdir, *extra_args, suite)
       [status, out, err]
     end
@@ -57,14 +58,36 @@ module Rackbench
       assert_equal 1, status, out
       assert_match(/puma x0:4\s+work\s+4 .* -[78]\d\.\d % \[.*regressed/, out)
 
-      status, out, = run_cli("compare", baseline.to_s, same.to_s, "--results", tmpdir, "--threshold", "0.25")
+      status, out, = run_cli("compare", baseline.to_s, same.to_s, "--results", tmpdir)
       assert_equal 0, status, out
-      assert_match "No significant regression.", out
+      assert_match "No significant regression", out
+
+      # 40 and 10 requests a window are too few for a p99 interval: the gate
+      # shows the p99 growing, calls it inconclusive, and --strict fails on that.
+      status, out, = run_cli("compare", baseline.to_s, slower.to_s, "--results", tmpdir, "--metric", "p99", "--threshold", "10%")
+      assert_equal 0, status, out
+      assert_match(/work\s+4 .* \+\d+\.\d %\s+inconclusive/, out, "a p99 that grew is shown growing")
+      status, out, = run_cli("compare", baseline.to_s, slower.to_s, "--results", tmpdir, "--metric", "p99", "--strict")
+      assert_equal 6, status, out
 
       _, json, = run_cli("compare", baseline.to_s, slower.to_s, "--results", tmpdir, "--format", "json")
       data = JSON.parse(json)
       assert data["regressed"]
       assert_equal "regressed", data["cells"][0]["outcome"]
+      assert_nothing_left
+    end
+
+    def test_a_new_run_whose_cells_all_failed_fails_the_gate_closed
+      run_with("/sleep/100")
+      baseline = last_run_id
+      broken = File.join(tmpdir, "broken.ru")
+      File.write(broken, "raise 'this release cannot boot'\n")
+      status, out, = run_with("/sleep/100", app: broken)
+      assert_equal 3, status, out
+      status, out, = run_cli("compare", baseline.to_s, last_run_id.to_s, "--results", tmpdir)
+      assert_equal 5, status, out
+      assert_match "NOT COMPARED", out
+      assert_match(/not compared: failed in the new run/, out)
       assert_nothing_left
     end
 

@@ -13,7 +13,7 @@ module Rackbench
       out, err, status = Open3.capture3(BIN, "run", "--smoke", "--results", tmpdir)
       assert status.success?, "rackbench run failed:\n#{out}\n#{err}"
       hello_table = out[%r{^/hello\n(.*?)\n\n}m, 1]
-      labels = ["puma x0:16", "puma x2:8", "unicorn x4", "thin", "webrick"]
+      labels = ["puma x0:16", "unicorn x4", "thin"]
       assert_equal(labels, hello_table.lines.drop(2).map { |l| l[/\A\S+(?: x[\d:]+)?/] })
       assert_match(/server on CPU \d+, load on CPU \d+/, out)
 

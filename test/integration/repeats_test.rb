@@ -30,18 +30,28 @@ module Rackbench
         assert_equal [1, 2, 3], m.repeats.map(&:index)
         assert_equal [1, 1, 2], m.repeats.map(&:deployment), "two repeats on the first deployment, one on a fresh one"
         assert_equal [1, 2, 3], m.repeats.map(&:round)
-        assert m.requests_per_s_ci, "three repeats give an interval"
+        assert m.requests_per_s_ci, "two starts give an interval"
         m.repeats.each { |r| assert_kind_of Hash, r.noise, "each repeat measured the rest of the machine" }
       end
       assert Comparison.new(*cells).paired?, "rounds measured alternately pair up"
       assert_nothing_left
     end
 
-    def test_auto_repeats_stop_at_the_cap_when_the_precision_is_out_of_reach
-      _run, cells = run_suite("duration_s" => 0.3, "warmup_s" => 0, "repeats" => "auto", "min_repeats" => 3,
-                              "max_repeats" => 4, "precision" => 0.0001, "deployments" => 1)
-      assert_equal 4, cells.first.repeats.size
-      assert(cells.first.warnings.any? { |w| w.kind == "spread" }, "an imprecise cell says so")
+    def test_auto_adds_server_starts_up_to_the_cap_when_the_precision_is_out_of_reach
+      _run, cells = run_suite("duration_s" => 0.3, "warmup_s" => 0, "repeats" => "auto", "deployments" => 2,
+                              "windows" => 1, "max_deployments" => 3, "precision" => 0.0001)
+      m = cells.first
+      assert_equal [1, 2, 3], m.repeats.map(&:deployment), "one window on each of three starts: more starts, not windows"
+      assert(m.warnings.any? { |w| w.kind == "spread" }, "an imprecise cell says so")
+    end
+
+    # A sleep's throughput barely moves between starts (threads bound it), so
+    # a wide target is met by the first stage.
+    def test_auto_stops_after_the_first_stage_when_the_precision_is_reached
+      _run, cells = run_suite("endpoints" => ["/sleep/20"], "concurrency" => [2], "duration_s" => 0.5, "warmup_s" => 0,
+                              "repeats" => "auto", "deployments" => 3, "windows" => 1, "max_deployments" => 6,
+                              "precision" => 0.5)
+      assert_equal [1, 2, 3], cells.first.repeats.map(&:deployment)
     end
 
     def test_a_server_still_busy_after_the_load_is_waited_for_before_the_next_window

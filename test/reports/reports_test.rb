@@ -12,8 +12,8 @@ module Rackbench
     RUN = { "id" => 7, "suite" => "quick", "status" => "finished", "started_at" => "2026-11-22T10:00:00Z",
             "machine" => { "cpu_model" => "Test CPU", "cores" => 2, "kernel" => "6.1", "ruby" => "ruby 3.1",
                            "engine" => "native", "engine_version" => "0.1" },
-            "settings" => { "duration_s" => 2, "warmup_s" => 1, "repeats" => "auto", "min_repeats" => 3,
-                            "max_repeats" => 15, "precision" => 0.03, "max_cell_s" => 30, "deployments" => 2,
+            "settings" => { "duration_s" => 2, "warmup_s" => 1, "repeats" => "auto", "windows" => 2,
+                            "max_deployments" => 10, "precision" => 0.03, "max_cell_s" => 30, "deployments" => 2,
                             "order" => "interleaved", "seed" => 42, "overrides" => { "duration_s" => 2.0 } },
             "pinning" => { "server_cpus" => [0], "client_cpus" => [1] } }.freeze
 
@@ -29,14 +29,16 @@ module Rackbench
 
     def render(format, list = cells) = Reports.fetch(format).new(RUN, list).render
 
-    def test_the_table_shows_the_median_with_its_confidence_interval
+    def grouped(value) = value.round.to_s.sub(/(\d)(\d{3})\z/, '\1,\2')
+
+    def test_the_table_shows_the_figure_over_starts_with_its_interval
       row = render("table").lines.find { |l| l.start_with?("puma x0:16") }
-      ci = Stats.bootstrap_ci([1800.0, 2000.0, 2200.0, 2100.0])
-      grouped = ->(value) { value.round.to_s.sub(/(\d)(\d{3})\z/, '\1,\2') }
-      assert_match "2,050 [#{grouped.call(ci.low)}, #{grouped.call(ci.high)}]", row
+      puma = cells.first
+      ci = puma.requests_per_s_ci
+      assert_match "#{grouped(puma.requests_per_s)} [#{grouped(ci.low)}, #{grouped(ci.high)}]", row
       assert_match "0/4000", row
       assert_match "PSS 50.0", row
-      assert_match "4/2d", row, "four repeats over two deployments"
+      assert_match "4/4d", row, "four windows over four server starts"
     end
 
     def test_the_table_gives_a_verdict_failures_once_and_the_settings_used
@@ -55,24 +57,26 @@ module Rackbench
     def test_warnings_are_printed_under_the_table_with_their_advice
       wide = [cell("puma x0:16", PUMA, endpoint: "/hello", concurrency: 8, rps: 2000.0, spread: [0.5, 1.0, 1.5])]
       table = render("table", wide)
-      assert_match(/Warnings:\n  - throughput CI ±\d+ % after 3 repeats/, table)
+      assert_match(/Warnings:\n  - throughput interval ±\d+ % after 3 server starts/, table)
       assert_match(/differences\s+smaller than that are noise/, table)
     end
 
     def test_markdown_has_a_header_row_a_row_per_measured_cell_and_the_verdicts
       md = render("markdown")
       assert_match "| Server / config | Conc. | Throughput req/s [95% CI] |", md
-      assert_match "| puma x0:16 | 8 | 2,050 [", md
-      assert_match "#### Verdicts", md
+      assert_match "| puma x0:16 | 8 | #{grouped(cells.first.requests_per_s)} [", md
+      assert_match "#### Verdicts (95 % intervals over server starts", md
+      assert_match(/^1 comparisons? at 95 % each: /, md)
       assert_match "- FAILED thin (/hello c=8): thin exited before it was ready", md
     end
 
     def test_csv_has_one_line_per_cell_with_the_ci_bounds_as_numbers
       rows = CSV.parse(render("csv"), headers: true)
       assert_equal 3, rows.size
-      assert_equal ["/hello", "2050.0", "failed"], [rows[0]["endpoint"], rows[0]["requests_per_s"], rows[2]["status"]]
-      assert_operator rows[0]["requests_per_s_low"].to_f, :<, 2050
-      assert_operator rows[0]["requests_per_s_high"].to_f, :>, 2050
+      figure = cells.first.requests_per_s.round(1)
+      assert_equal ["/hello", figure.to_s, "failed"], [rows[0]["endpoint"], rows[0]["requests_per_s"], rows[2]["status"]]
+      assert_operator rows[0]["requests_per_s_low"].to_f, :<, figure
+      assert_operator rows[0]["requests_per_s_high"].to_f, :>, figure
     end
 
     def test_json_carries_the_repeats_and_the_verdicts

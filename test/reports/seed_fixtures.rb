@@ -2,11 +2,12 @@
 
 module Rackbench
   # Stored-looking runs and measurements for the report tests, written by hand
-  # so each figure is known. A cell gets `repeats` repeats whose req/s are
-  # `rps` times the given factors (default: a ±1 % spread around rps);
+  # so each figure is known. A cell gets one repeat per factor, each on a
+  # server start of its own, whose req/s are `rps` times the factor (default:
+  # a ±1 % spread whose geometric mean is rps, so the figure is rps);
   # key: more of the CellKey's columns ("config_label", "offered_rate_per_s").
   module SeedFixtures
-    SPREAD = [0.99, 1.0, 1.01].freeze
+    SPREAD = [0.99, 1.0, 1 / 0.99].freeze
 
     def cell(label, config, endpoint: "hello", concurrency: 10, rps: 100.0, mean_ms: 10.0, errors: 0, requests: 1000,
              status: "ok", reason: nil, max_ms: 50.0, series: [], histogram: nil, cpu_percent: 90.0, pss_mb: 50,
@@ -35,7 +36,7 @@ module Rackbench
         series: index == 1 ? series : [], histogram: histogram
       )
       resources = { "cpu_percent" => cpu_percent, "pss_max_bytes" => pss_mb * 1_048_576, "processes_max" => 2 }
-      Measurement::Repeat.new(index: index, deployment: index <= 2 ? 1 : 2, round: index, result: result, noise: nil,
+      Measurement::Repeat.new(index: index, deployment: index, round: index, result: result, noise: nil,
                               resources: resources)
     end
 

@@ -7,25 +7,49 @@ module Rackbench
   class ComparisonTest < Minitest::Test
     include SeedFixtures
 
-    def measure(label, rps, spread) = cell(label, { "server" => label }, rps: rps, spread: spread)
+    # One window per server start, each start at rps * factor; rounds pair
+    # the configs' starts side by side.
+    def measure(label, rps, factors, errors: 0)
+      repeats = factors.each_with_index.map do |f, i|
+        result = Result.new(engine: "native", requests: 1000, duration_s: 1000 / (rps * f), requests_per_s: rps * f,
+                            errors: { "status" => errors }, histogram: [[(10_000 / f).round, 1000]])
+        Measurement::Repeat.new(index: i + 1, deployment: i + 1, round: i + 1, result: result, resources: {}, noise: nil)
+      end
+      Measurement.new({ "label" => label, "status" => "ok" }, repeats)
+    end
 
     def test_a_clear_difference_names_the_faster_with_its_ratio_and_interval
-      c = Comparison.new(measure("puma", 200.0, [0.98, 1.0, 1.02]), measure("thin", 100.0, [1.0, 0.99, 1.01]))
+      c = Comparison.new(measure("puma", 200.0, [0.98, 1.0, 1.02, 1.0]), measure("thin", 100.0, [1.0, 0.99, 1.01, 1.0]))
       assert c.paired?
       assert_equal :a_better, c.verdict
       assert_match(/\Apuma faster, 2\.00x \[1\.9\d, 2\.0\d\]\z/, c.to_s)
     end
 
     def test_the_slower_first_reads_the_same_way_round
-      c = Comparison.new(measure("thin", 100.0, [1.0, 0.99, 1.01]), measure("puma", 200.0, [0.98, 1.0, 1.02]))
+      c = Comparison.new(measure("thin", 100.0, [1.0, 0.99, 1.01, 1.0]), measure("puma", 200.0, [0.98, 1.0, 1.02, 1.0]))
       assert_equal :b_better, c.verdict
       assert_match(/\Apuma faster, 2\.00x/, c.to_s)
     end
 
-    def test_overlapping_measurements_give_no_difference_with_its_reach
+    def test_a_tight_interval_around_one_is_equivalent_within_the_margin
+      c = Comparison.new(measure("a", 100.0, [1.0, 1.01, 0.99, 1.0, 1.005]), measure("b", 100.0, [1.0, 1.0, 1.0, 1.01, 1.0]))
+      assert_equal :equivalent, c.verdict
+      assert_match(/\Aa and b equivalent within ±5\.0 % \(1\.00x \[0\.9\d, 1\.0\d\]\)\z/, c.to_s)
+    end
+
+    def test_a_wide_interval_around_one_is_inconclusive_and_says_how_many_more_starts_would_settle_it
       c = Comparison.new(measure("a", 100.0, [0.9, 1.1, 1.0, 0.95]), measure("b", 100.0, [1.05, 0.92, 1.0, 1.08]))
-      assert_equal :no_difference, c.verdict
-      assert_match(/\Ano difference detected between a and b \(within ±\d+\.\d %/, c.to_s)
+      assert_equal :inconclusive, c.verdict
+      assert_operator c.more_starts, :>, 0
+      assert_match(/\Ainconclusive between a and b: 0\.\d\dx \[\d\.\d\d, \d\.\d\d\]; /, c.to_s)
+      assert_match(/; about \d+ more starts would settle ±5\.0 %\z/, c.to_s)
+    end
+
+    def test_more_starts_shrink_the_interval_and_settle_a_verdict
+      few = Comparison.new(measure("a", 104.0, [0.97, 1.03, 1.0]), measure("b", 100.0, [1.02, 0.98, 1.0]))
+      many = Comparison.new(measure("a", 104.0, [0.97, 1.03, 1.0] * 4), measure("b", 100.0, [1.02, 0.98, 1.0] * 4))
+      assert_operator many.ci.high - many.ci.low, :<, few.ci.high - few.ci.low
+      assert_equal :a_better, many.verdict
     end
 
     def test_latency_compares_the_other_way_round
@@ -36,10 +60,31 @@ module Rackbench
       assert_in_delta 2.0, c.ratio, 1e-9
     end
 
-    def test_one_repeat_a_side_gives_a_ratio_but_no_verdict
+    def test_a_latency_percentile_ratio_is_the_ratio_of_the_figures_and_lies_inside_its_interval
+      a = measure("a", 100.0, [1.0, 1.1, 0.9, 1.05])
+      b = measure("b", 100.0, [0.5, 0.55, 0.5, 0.45])
+      c = Comparison.new(a, b, metric: "latency_p99_ms")
+      assert_in_delta b.latency_ms(99) / a.latency_ms(99), c.ratio, 1e-9
+      assert c.ci.cover?(c.ratio)
+      assert_equal :a_better, c.verdict
+      assert_match(/\Aa lower p99, /, c.to_s)
+    end
+
+    def test_a_side_with_more_than_one_percent_errors_gets_no_speed_verdict
+      c = Comparison.new(measure("fails-fast", 300.0, [1.0, 1.0, 1.0], errors: 50), measure("ok", 100.0, [1.0, 1.01, 0.99]))
+      assert_equal :errors, c.verdict
+      assert_match "no speed verdict between fails-fast and ok: requests failed (fails-fast 5.0 %)", c.to_s
+    end
+
+    def test_throughput_counts_good_responses_only
+      c = Comparison.new(measure("a", 100.0, [1.0, 1.0, 1.0], errors: 5), measure("b", 100.0, [1.0, 1.0, 1.0]))
+      assert_in_delta 0.995, c.ratio, 1e-9, "5 of 1000 responses of a were errors"
+    end
+
+    def test_one_start_a_side_gives_a_ratio_but_no_verdict
       c = Comparison.new(measure("puma", 200.0, [1.0]), measure("thin", 100.0, [1.0]))
       assert_equal :no_interval, c.verdict
-      assert_equal "puma vs thin: 2.00x (one repeat: no CI, so no verdict)", c.to_s
+      assert_equal "puma vs thin: 2.00x (one start each: no interval, so no verdict)", c.to_s
     end
 
     def test_a_failed_cell_is_not_compared

@@ -8,18 +8,47 @@ module Rackbench
     include SeedFixtures
 
     def repeat_with(index:, rps:, histogram: [[1000, 10]], resources: { "pss_max_bytes" => 10 * 1_048_576 }, noise: nil,
-                    warnings: [], errors: {})
+                    warnings: [], errors: {}, deployment: 1)
       result = Result.new(engine: "native", requests: 10, duration_s: 10 / rps, requests_per_s: rps, histogram: histogram,
                           warnings: warnings, errors: errors)
-      Measurement::Repeat.new(index: index, deployment: 1, round: index, result: result, resources: resources, noise: noise)
+      Measurement::Repeat.new(index: index, deployment: deployment, round: index, result: result, resources: resources,
+                              noise: noise)
     end
 
     def measurement(repeats) = Measurement.new({ "label" => "puma", "status" => "ok" }, repeats)
 
-    def test_throughput_is_the_median_of_the_repeats
-      m = measurement([repeat_with(index: 1, rps: 90.0), repeat_with(index: 2, rps: 130.0), repeat_with(index: 3, rps: 100.0)])
-      assert_equal 100.0, m.requests_per_s
-      assert_equal [90.0, 130.0], m.requests_per_s_ci.to_a
+    def test_throughput_is_the_geometric_mean_over_server_starts_inside_its_t_interval
+      m = measurement([repeat_with(index: 1, rps: 90.0, deployment: 1), repeat_with(index: 2, rps: 130.0, deployment: 2),
+                       repeat_with(index: 3, rps: 100.0, deployment: 3)])
+      assert_in_delta((90.0 * 130 * 100)**(1 / 3.0), m.requests_per_s, 1e-9)
+      logs = [90.0, 130.0, 100.0].map { |x| Math.log(x) }
+      half = StudentT.critical(0.95, 2) * Stats.stddev(logs) / Math.sqrt(3)
+      assert_in_delta m.requests_per_s * Math.exp(half), m.requests_per_s_ci.high, 1e-9
+      assert m.requests_per_s_ci.cover?(m.requests_per_s)
+    end
+
+    def test_windows_of_one_start_give_no_interval
+      m = measurement([repeat_with(index: 1, rps: 90.0), repeat_with(index: 2, rps: 130.0)])
+      assert_nil m.requests_per_s_ci
+    end
+
+    def test_a_p99_interval_comes_from_each_starts_own_p99_and_holds_its_figure
+      slow = [[1000, 980], [9000, 20]]
+      fast = [[1000, 980], [3000, 20]]
+      m = measurement([repeat_with(index: 1, rps: 1.0, histogram: slow, deployment: 1),
+                       repeat_with(index: 2, rps: 1.0, histogram: fast, deployment: 2),
+                       repeat_with(index: 3, rps: 1.0, histogram: slow, deployment: 3)])
+      ci = m.latency_ci_ms(99)
+      assert ci.cover?(m.latency_ms(99)), "the figure #{m.latency_ms(99)} lies inside [#{ci.low}, #{ci.high}]"
+      assert_operator ci.low, :<, 3.0
+      assert_operator ci.high, :>, 9.0
+    end
+
+    def test_a_percentile_needs_enough_requests_behind_it
+      m = measurement([repeat_with(index: 1, rps: 1.0, histogram: [[1000, 145]])])
+      refute m.estimable?(99), "145 requests leave fewer than 10 beyond p99"
+      assert m.estimable?(90)
+      assert_equal 90, m.highest_estimable_percentile
     end
 
     def test_latency_percentiles_come_from_the_merged_histogram_of_all_repeats

@@ -104,8 +104,9 @@ module Rackbench
       @store.add_repeat(run["id"], 2, repeat(1, 100.0))
       unfinished = @store.measurements(run["id"]).first
       assert_equal "incomplete", unfinished.status
-      assert_equal [plan.cells[1].label, "/hello", 8, 1], [unfinished.label, unfinished.path, unfinished.concurrency,
-                                                           unfinished.variant]
+      planned = plan.cells[1]
+      assert_equal [planned.label, planned.endpoint["path"], planned.concurrency, 1],
+                   [unfinished.label, unfinished.path, unfinished.concurrency, unfinished.variant]
     end
 
     def test_an_unknown_run_is_a_clear_error

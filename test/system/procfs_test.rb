@@ -36,9 +36,14 @@ module Rackbench
       reader, writer = IO.pipe
       pid = Process.spawn({ "RACKBENCH_PROCFS_TEST" => "yes" }, "sleep", "30", in: reader)
       reader.close
-      assert_equal "yes", wait_until(message: "sleep exec'd") { Procfs.environ_value(pid, "RACKBENCH_PROCFS_TEST") }
-      assert_equal "sleep 30", Procfs.command_line(pid)
-      assert_operator Procfs.pss_bytes(pid), :<=, Procfs.process_stat(pid).rss_bytes, "a sleeping process's memory holds still"
+      # Until sleep runs with its pages mapped (mid-exec, the kernel may show a command line and no memory yet).
+      wait_until(message: "sleep running") do
+        Procfs.command_line(pid) == "sleep 30" && Procfs.process_stat(pid).rss_bytes.positive?
+      end
+      assert_equal "yes", Procfs.environ_value(pid, "RACKBENCH_PROCFS_TEST")
+      pss_bytes = Procfs.pss_bytes(pid)
+      assert_operator pss_bytes, :positive?
+      assert_operator pss_bytes, :<=, Procfs.process_stat(pid).rss_bytes, "PSS never exceeds RSS (sleep's memory holds still)"
     ensure
       Process.kill("KILL", pid) if pid
       Process.wait(pid) if pid

@@ -27,7 +27,7 @@ module Rackbench
       # The configs in the order they were tried, with what they sustained.
       def configs
         @answer["configs"].map do |c|
-          { "config" => c["label"], "workers" => c.dig("config", "workers") || 0, "threads" => c.dig("config", "threads"),
+          { "config" => c["label"], "workers" => knob(c["config"], "workers"), "threads" => knob(c["config"], "threads"),
             "variant" => variant(c["config"]), "rate" => c["sustainable_rate"]&.round(1),
             "pss_mb" => c["pss_bytes"] && (c["pss_bytes"] / 1_048_576.0).round(1) }
         end
@@ -121,6 +121,11 @@ module Rackbench
                         "color" => Frame.color(labels).merge("legend" => nil)
                       }
                     })
+      end
+
+      # The config's value of a knob, or its server's default for it (Knob).
+      def knob(config, name)
+        config.fetch(name) { Rackbench::Servers.fetch(config["server"]).knob_schema[name]&.default }
       end
 
       def variant(config)

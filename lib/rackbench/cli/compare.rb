@@ -4,17 +4,46 @@ require "json"
 
 module Rackbench
   module CLI
-    # rackbench compare BASELINE_RUN NEW_RUN [--threshold 0.05] [--metric M] [--format table|markdown|json]
-    # Exit 1 when a cell regressed significantly by more than the threshold, else 0.
+    # rackbench compare BASELINE_RUN NEW_RUN [--threshold 5%] [--metric p99] [--strict] [--format table|markdown|json]
+    # Exit 1 when a cell regressed, 5 when a baseline cell could not be
+    # compared (the gate fails closed), 6 with --strict when an outcome is
+    # inconclusive; else 0 (Regression says how each cell is decided).
     class Compare
+      EXIT_REGRESSED = 1
+      EXIT_NOT_COMPARED = 5
+      EXIT_INCONCLUSIVE = 6
+
       def initialize(argv, out, err)
         @argv = argv
         @out = out
         @err = err
         @results = Store::Location.default
         @threshold = 0.05
-        @metric = "requests_per_s"
+        @metric = "good_requests_per_s"
         @format = "table"
+        @strict = false
+      end
+
+      # The exit status of a gate: the worst finding first.
+      def self.status(regression, strict: false)
+        return EXIT_REGRESSED if regression.regressed?
+        return EXIT_NOT_COMPARED if regression.not_compared?
+        return EXIT_INCONCLUSIVE if strict && regression.inconclusive?
+
+        0
+      end
+
+      # "10%", "10 %" or "0.1" as a share.
+      def self.share(text, option)
+        value = text.to_s.strip.end_with?("%") ? Float(text.to_s.delete("%").strip) / 100 : Float(text)
+        unless value.positive? && value < 1
+          raise ConfigError,
+                "#{option} must be a share between 0 and 1 (0.05 or 5%), got #{text}"
+        end
+
+        value
+      rescue ArgumentError
+        raise ConfigError, "#{option} must be a share between 0 and 1 (0.05 or 5%), got #{text.inspect}"
       end
 
       def call
@@ -25,10 +54,10 @@ module Rackbench
         baseline, current = @argv.map { |id| store.run(id) }
         regression = Regression.new(store.measurements(baseline["id"]), store.measurements(current["id"]),
                                     threshold: @threshold, metric: @metric)
-        raise ConfigError, "runs #{baseline["id"]} and #{current["id"]} have no cell in common" if regression.rows.empty?
+        raise ConfigError, "runs #{baseline["id"]} and #{current["id"]} have no cell in common" unless regression.matched?
 
         @out.puts Render.new(regression, baseline, current).public_send(@format)
-        regression.regressed? ? 1 : 0
+        self.class.status(regression, strict: @strict)
       end
 
       private
@@ -37,18 +66,20 @@ module Rackbench
         OptionParser.new do |o|
           o.banner = "Usage: rackbench compare BASELINE_RUN NEW_RUN [options]\n" \
                      "Compares two stored runs cell by cell (server config, endpoint, concurrency).\n" \
-                     "Exit 1 when a cell regressed: the CI of new/baseline lies below 1 and the ratio is below " \
-                     "1 - threshold; exit 0 otherwise."
+                     "Exit 1 when a cell regressed (its interval lies wholly on the worse side and the change is " \
+                     "worse than the threshold); 5 when a baseline cell could not be compared (failed, missing, " \
+                     "errors above 1 %); 6 with --strict when a cell is inconclusive; 0 otherwise."
           o.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
-          o.on("--threshold SHARE", Float, "smallest regression that fails the gate (default 0.05)") do |t|
-            raise ConfigError, "--threshold must be a share between 0 and 1, got #{t}" unless t.positive? && t < 1
-
-            @threshold = t
+          o.on("--threshold SHARE", "smallest regression that fails the gate, and the margin of " \
+                                    "'equivalent' (default 5%)") do |t|
+            @threshold = self.class.share(t, "--threshold")
           end
-          o.on("--metric NAME", "#{Measurement::METRICS.keys.join(", ")} (default requests_per_s)") do |m|
-            Measurement.metric(m)
+          o.on("--metric NAME", "p50, p99, throughput, memory or #{Measurement::METRICS.keys.join(", ")} " \
+                                "(default: throughput of good responses)") do |m|
+            Measurement.metric(Regression.metric_name(m))
             @metric = m
           end
+          o.on("--strict", "also fail (exit 6) when a cell's outcome is inconclusive") { @strict = true }
           o.on("--format FORMAT", %w[table markdown json], "table (default), markdown or json") { |f| @format = f }
         end
       end
@@ -75,11 +106,14 @@ module Rackbench
         def json
           JSON.pretty_generate(
             "baseline" => @baseline["id"], "current" => @current["id"], "metric" => @regression.metric,
-            "threshold" => @regression.threshold, "regressed" => @regression.regressed?, "unmatched" => @regression.unmatched,
+            "threshold" => @regression.threshold, "regressed" => @regression.regressed?,
+            "not_compared" => @regression.not_compared?, "inconclusive" => @regression.inconclusive?,
+            "unmatched" => @regression.unmatched,
             "cells" => @regression.rows.map do |r|
               { "label" => r.label, "endpoint" => r.endpoint, "concurrency" => r.concurrency, "outcome" => r.outcome.to_s,
-                "baseline" => r.baseline.figure(@regression.metric), "current" => r.current.figure(@regression.metric),
-                "comparison" => r.comparison.to_h }
+                "reason" => r.reason, "change" => @regression.change_text(r),
+                "baseline" => r.baseline.figure(@regression.metric), "current" => r.current&.figure(@regression.metric),
+                "comparison" => r.comparison&.to_h }
             end
           )
         end
@@ -91,8 +125,10 @@ module Rackbench
 
         def rows
           @regression.rows.map do |r|
-            [r.label, r.endpoint, r.concurrency, figure(r.baseline), figure(r.current), @regression.change_text(r),
-             r.outcome.to_s.tr("_", " ")]
+            outcome = r.outcome.to_s.tr("_", " ")
+            outcome = "#{outcome}: #{r.reason}" if r.reason
+            [r.label, r.endpoint, r.concurrency, figure(r.baseline), r.current ? figure(r.current) : "missing",
+             @regression.change_text(r), outcome]
           end
         end
 
@@ -100,16 +136,29 @@ module Rackbench
           value = measurement.figure(@regression.metric)
           return measurement.ok? ? "-" : "failed" unless value
 
-          values = measurement.values(@regression.metric)
-          ci = Stats.bootstrap_ci(values)
+          ci = interval(measurement)
           ci ? format("%.1f [%.1f, %.1f]", value, ci.low, ci.high) : format("%.1f", value)
+        end
+
+        # The figure's own interval, by the method of its figure (Measurement).
+        def interval(measurement)
+          case @regression.metric
+          when "requests_per_s" then measurement.requests_per_s_ci
+          when "good_requests_per_s" then measurement.good_requests_per_s_ci
+          when /\Alatency_p(\d+)_ms\z/ then measurement.latency_ci_ms(Regexp.last_match(1).to_i)
+          else measurement.sample(@regression.metric).interval
+          end
         end
 
         def footer
           lines = []
           lines << "Not in both runs: #{@regression.unmatched.join("; ")}" unless @regression.unmatched.empty?
           lines << if @regression.regressed?
-                     "REGRESSED: at least one cell is significantly slower than the threshold."
+                     "REGRESSED: at least one cell is significantly worse than the threshold."
+                   elsif @regression.not_compared?
+                     "NOT COMPARED: at least one baseline cell could not be compared, so the gate fails."
+                   elsif @regression.inconclusive?
+                     "No significant regression, but some cells are inconclusive (--strict fails on them)."
                    else
                      "No significant regression."
                    end

@@ -121,7 +121,7 @@ module Rackbench
       # as the finished cells took on average.
       def eta_s
         finished = @statuses.values.select(&:finished?)
-        expected = [@policy.minimum, finished.empty? ? 0 : finished.sum(&:windows).fdiv(finished.size)].max
+        expected = [@policy.minimum_windows, finished.empty? ? 0 : finished.sum(&:windows).fdiv(finished.size)].max
         left = @plan.cells.sum do |cell|
           status = @statuses[cell.index]
           status&.finished? ? 0 : [expected - status&.windows.to_i, 1].max

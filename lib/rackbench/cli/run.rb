@@ -31,6 +31,7 @@ module Rackbench
         scaled = Article::Summary.new({ "settings" => suite.data }, []).scaled_text
         @out.puts "rackbench: #{scaled}" if scaled
         report_orphans
+        report_missing(suite)
         measure(suite, findings: @doctor && !@resume ? doctor(suite) : nil)
       end
 
@@ -102,6 +103,19 @@ module Rackbench
         end
       end
 
+      # Before anything starts: each server or proxy of the suite that cannot
+      # run here, and what installs it (`bin/setup NAME` for rackbench's
+      # extras); its cells fail with that reason, the others are measured.
+      def report_missing(suite)
+        missing = suite.server_configs.flat_map do |config|
+          server = Servers.fetch(config["server"]).new(config)
+          own_bundle = config["app"] || !File.exist?(File.join(ROOT, "apps", suite["app"].to_s, "config.ru"))
+          [(server.class.unavailable_reason unless own_bundle)&.then { |why| "#{server.name}: #{why}" },
+           server.proxy_class&.unavailable_reason&.then { |why| "#{config["proxy"]["proxy"]}: #{why}" }]
+        end
+        missing.compact.uniq.each { |line| @err.puts "rackbench: cannot run here, its cells will fail: #{line}" }
+      end
+
       # Prints the comparison with the baseline run; true when a cell regressed.
       def regressed_since_baseline?(store, run_id)
         regression = Regression.new(store.measurements(store.run(@baseline)["id"]), store.measurements(run_id),
@@ -133,14 +147,20 @@ module Rackbench
 
       # How many measurements per cell, and what to compare them with.
       def repeat_options(opts)
-        opts.on("--repeats N", "repeats per cell: a number, or auto (default: from 3 until the CI is within " \
-                               "--precision)") { |n| @overrides["repeats"] = n == "auto" ? n : Integer(n) }
-        opts.on("--max-repeats N", Integer, "cap of auto repeats per cell (default 15)") { |n| @overrides["max_repeats"] = n }
-        opts.on("--precision SHARE", Float, "auto repeats' target: CI half-width as a share (default 0.03)") do |p|
+        opts.on("--repeats N", "windows per cell: a number, or auto (default: server starts until the interval " \
+                               "is within --precision)") { |n| @overrides["repeats"] = n == "auto" ? n : Integer(n) }
+        opts.on("--deployments N", Integer, "server starts of the first stage (default 4)") do |n|
+          @overrides["deployments"] = n
+        end
+        opts.on("--windows N", Integer, "windows per server start (default 2)") { |n| @overrides["windows"] = n }
+        opts.on("--max-deployments N", Integer, "cap of server starts per cell (default 10)") do |n|
+          @overrides["max_deployments"] = n
+        end
+        opts.on("--precision SHARE", Float, "target half-width of the throughput interval (default 0.05)") do |p|
           @overrides["precision"] = p
         end
-        opts.on("--deployments N", Integer, "fresh server starts each cell's repeats spread over (default 2)") do |n|
-          @overrides["deployments"] = n
+        opts.on("--margin SHARE", Float, "configs within ±margin are 'equivalent' (default 0.05)") do |m|
+          @overrides["margin"] = m
         end
         opts.on("--baseline RUN", "compare with a stored run afterwards; exit 1 on a significant regression") do |r|
           @baseline = r

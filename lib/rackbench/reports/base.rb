@@ -49,7 +49,7 @@ module Rackbench
           "cv" => m.cv && "#{(m.cv * 100).round(1)}%",
           "latency_mean_ms" => m.latency_mean_ms&.round(2),
           "latency_p50_ms" => censored_text(m, 50) || m.latency_ms(50)&.round(2),
-          "latency_p99_ms" => censored_text(m, 99) || p99_text(m.latency_ms(99), p99_ci),
+          "latency_p99_ms" => censored_text(m, 99) || p99_text(m, p99_ci),
           "errors" => m.errors_n_tot,
           "memory" => m.memory_mb && "#{m.memory_kind} #{m.memory_mb.round(1)}",
           "memory_mb" => m.memory_mb&.round(1), "memory_kind" => m.memory_kind,
@@ -60,13 +60,18 @@ module Rackbench
         }
       end
 
+      # "3.34 [2.80, 3.90]", or why no p99 is shown: "n=145, too few for p99".
+      def p99_text(m, ci)
+        return "n=#{m.latency_count}, too few for p99" unless m.estimable?(99)
+
+        [m.latency_ms(99)&.round(2), ci && format("[%.2f, %.2f]", ci.low, ci.high)].compact.join(" ")
+      end
+
       # A percentile that falls among requests left without a response: the
       # lower bound over all the windows' requests, ">= 3200.00" (ms).
       def censored_text(measurement, percentile)
         measurement.latency_all(percentile)&.bound ? measurement.latency_all_text(percentile) : nil
       end
-
-      def p99_text(p99_ms, ci) = [p99_ms&.round(2), ci && format("[%.2f, %.2f]", ci.low, ci.high)].compact.join(" ")
 
       # How latency was measured, once per kind the run holds (closed loop under-samples stalls).
       def latency_model_lines
@@ -135,16 +140,9 @@ module Rackbench
                  "one repeat each; the rate's CI comes from the probes at the knee"
         end
 
-        repeats = if s["repeats"] == "auto" || s["repeats"].nil?
-                    "repeats auto (#{setting(s, "min_repeats")} to #{setting(s, "max_repeats")} until the throughput " \
-                      "CI is within ±#{(setting(s, "precision") * 100).round(1)} %, " \
-                      "at most #{setting(s, "max_cell_s")} s of load a cell)"
-                  else
-                    "#{s["repeats"]} repeats"
-                  end
-        parts = ["#{s["duration_s"]} s windows after #{s["warmup_s"]} s warm-up", repeats,
-                 "over #{s["deployments"] || 1} deployments", "order #{s["order"] || "sequential"}" +
-                   (s["seed"] ? " (seed #{s["seed"]})" : "")]
+        repeats = RepeatPolicy.new(s).to_s
+        order = "order #{s["order"] || "sequential"}#{" (seed #{s["seed"]})" if s["seed"]}"
+        parts = ["#{s["duration_s"]} s windows after #{s["warmup_s"]} s warm-up", repeats, order]
         overrides = s["overrides"] || {}
         parts << "command line: #{overrides.map { |k, v| "#{k}=#{v.is_a?(Array) ? v.join(",") : v}" }.join(" ")}" \
           unless overrides.empty?
@@ -184,27 +182,20 @@ module Rackbench
         end
       end
 
-      # Per block (endpoint, concurrency) with two or more measured configs:
-      # the fastest against the runner-up, decided by the CI of their ratio.
-      def verdicts
-        return [] if run.dig("settings", "tune") # a tune run's cells are probes of one config at several rates
+      # The run's verdicts, decided once in results/ (Verdicts): throughput of
+      # good responses and latency, per block, with their intervals.
+      def verdicts = verdict_set.entries
 
-        cells.select(&:ok?).group_by { |m| [m.endpoint, m.concurrency, m.offered_rate_per_s] }
-             .filter_map do |(endpoint, concurrency, rate), list|
-          next if list.size < 2
+      # One line on how many comparisons were made and how many false ones the
+      # procedure allows (Multiplicity); "" when none was made.
+      def verdicts_note = verdict_set.multiplicity.to_s
 
-          best, second = list.sort_by { |m| -m.requests_per_s }
-          comparison = Comparison.new(best, second)
-          where = "#{endpoint} c=#{concurrency}#{" at #{format("%g", rate)} req/s offered" if rate}"
-          { "endpoint" => endpoint, "concurrency" => concurrency, "rate" => rate, "comparison" => comparison,
-            "text" => "#{where}: #{verdict_text(comparison, list.size)}" }
-        end
+      def verdict_set
+        @verdict_set ||= Verdicts.new(cells, margin: run.dig("settings", "margin") || Comparison::MARGIN,
+                                             tune: run.dig("settings", "tune"))
       end
 
-      def verdict_text(comparison, size)
-        lead = size > 2 ? "fastest of #{size}, against the next: " : ""
-        "#{lead}#{comparison}"
-      end
+      VERDICTS_HEADING = "Verdicts (95 % intervals over server starts; see README \"How rackbench decides\")"
 
       # Warnings grouped by kind and shape: one line each, with how many cells
       # it concerns, one example and the advice.

@@ -64,7 +64,7 @@ module Rackbench
         .note, .seed, .what-ran summary { color: #666; font-size: 12px; }
         ul { margin: 0.2em 0; padding-left: 1.2em; }
         ul.verdicts .where { color: #555; font-family: monospace; }
-        ul.verdicts li.no_difference { color: #555; } strong.winner { color: #176317; }
+        ul.verdicts li.inconclusive, ul.verdicts li.equivalent { color: #555; } strong.winner { color: #176317; }
         ul.claims li.yes strong { color: #176317; } ul.claims li.no strong { color: #a33; }
         ul.warnings li { color: #7a4b00; } ul.failures li { color: #a33; }
         details pre { white-space: pre-wrap; font-size: 12px; }
@@ -119,32 +119,22 @@ module Rackbench
           c = v["comparison"]
           size = cells.count { |m| m.ok? && m.endpoint == v["endpoint"] && m.concurrency == v["concurrency"] }
           where = %(<span class="where">#{h(v["endpoint"])} c=#{v["concurrency"]}</span>)
+          next %(<li class="latency">#{h(v["text"])}</li>) if v["comparisons"]
+
           %(<li class="#{c.verdict}">#{where} #{verdict_html(c, size)}</li>)
         end
-        note = %(<p class="note">Throughput, the ratio of medians with its 95 % CI.</p>)
-        %(<h2>Verdicts</h2>#{note}<ul class="verdicts">#{items.join}</ul>)
+        note = %(<p class="note">Throughput of good responses, then latency: ratios with 95 % intervals over server starts.</p>)
+        %(<h2>Verdicts</h2>#{note}<ul class="verdicts">#{items.join}</ul><p class="note">#{h(verdicts_note)}</p>)
       end
 
-      # The fastest config named first, whatever the verdict: "puma x0:16
-      # faster than thin, 4.00x [3.90, 4.10]", or "puma x0:16 has the highest
-      # median, but no difference from puma x2:8 is detected (within ±9 %; ...)".
+      # The fastest config named first when it is faster: "puma x0:16 faster
+      # than thin, 4.00x [3.90, 4.10]"; every other outcome in its own words.
       def verdict_html(comparison, size)
-        a = "<strong class=\"winner\">#{h(comparison.a.label)}</strong>"
-        b = h(comparison.b.label)
-        of = size > 2 ? " (fastest of #{size})" : ""
-        ratio = "#{comparison.format_ratio(comparison.ratio)} #{comparison.interval_text}"
-        if [comparison.a, comparison.b].any? { |m| m.repeats.size < 2 }
-          return "#{h(comparison.a.label)} has the highest median#{of}, " \
-                 "#{comparison.format_ratio(comparison.ratio)} that of #{b} (one repeat: no CI, so no verdict)"
-        end
+        return h(comparison.to_s) unless comparison.verdict == :a_better && comparison.throughput_metric?
 
-        case comparison.verdict
-        when :a_better then "#{a} faster than #{b}#{of}, #{ratio}"
-        when :no_difference
-          "#{h(comparison.a.label)} has the highest median#{of}, but no difference from #{b} is detected " \
-          "(within ±#{(comparison.reach * 100).round(1)} %; #{ratio})"
-        else h(comparison.to_s)
-        end
+        a = "<strong class=\"winner\">#{h(comparison.a.label)}</strong>"
+        of = size > 2 ? " (fastest of #{size})" : ""
+        "#{a} faster than #{h(comparison.b.label)}#{of}, #{comparison.format_ratio(comparison.ratio)} #{comparison.interval_text}"
       end
 
       def claims_list(summary)

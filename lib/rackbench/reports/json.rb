@@ -15,9 +15,12 @@ module Rackbench
         data = {
           "run" => run,
           "cells" => cells.map { |m| m.to_h.merge("repeats" => m.repeats.map { |r| repeat_h(r) }) },
-          "verdicts" => verdicts.map do |v|
-            v["comparison"].to_h.merge("endpoint" => v["endpoint"], "concurrency" => v["concurrency"])
-          end
+          "verdicts" => verdicts.flat_map do |v|
+            (v["comparisons"] || [v["comparison"]]).map do |c|
+              c.to_h.merge("endpoint" => v["endpoint"], "concurrency" => v["concurrency"], "rate" => v["rate"])
+            end
+          end,
+          "multiplicity" => verdict_set.multiplicity.to_h
         }
         sweep = RateSweep.new(cells)
         data["rate_sweeps"] = sweep.plain_curves if sweep.any?

@@ -8,10 +8,11 @@ module Rackbench
   # claim reads them and nothing else.
   #
   #   m = store.measurements(run_id).first
-  #   m.requests_per_s       # median over repeats
-  #   m.requests_per_s_ci    # Stats::Interval, 95 % bootstrap, nil with one repeat
+  #   m.requests_per_s       # over server starts: exp(mean of each start's mean log req/s)
+  #   m.requests_per_s_ci    # Stats::Interval: Student t over starts (StartSample), nil with one start
   #   m.latency_ms(99)       # from the merged histogram of all repeats
-  #   m.values("latency_p99_ms")  # one value per repeat, what comparisons resample
+  #   m.latency_ci_ms(99)    # batch means over starts, centred on that figure; nil when not estimable
+  #   m.sample("good_requests_per_s")  # StartSample: the windows' values grouped by start
   #   m.warnings             # [Measurement::Warning] with advice
   class Measurement
     # One load window on one deployment. round: the schedule's round in which
@@ -58,6 +59,7 @@ module Rackbench
       "good_requests_per_s" => [lambda(&:good_requests_per_s), :higher, "good req/s (errors left out)"],
       "latency_mean_ms" => [->(r) { r.latency_mean_us&./(1000.0) }, :lower, "ms mean"],
       "latency_p50_ms" => [->(r) { r.latency_us(50)&./(1000.0) }, :lower, "ms p50"],
+      "latency_p90_ms" => [->(r) { r.latency_us(90)&./(1000.0) }, :lower, "ms p90"],
       "latency_p99_ms" => [->(r) { r.latency_us(99)&./(1000.0) }, :lower, "ms p99"],
       "longest_ms" => [->(r) { r.latency_us(100)&./(1000.0) }, :lower, "ms longest request"],
       "error_share" => [lambda(&:error_share), :lower, "of requests failed"],
@@ -69,13 +71,20 @@ module Rackbench
 
     DEFAULT_PRECISION = Suite::KEYS.fetch("precision").default
 
-    attr_reader :cell, :repeats, :precision
+    # A percentile is estimable from n requests when at least this many lie
+    # beyond it: p99 needs 1,000 requests, p50 20 (per start for its interval).
+    TAIL_REQUESTS = 10
+
+    attr_reader :cell, :repeats, :precision, :first_stage
 
     # cell: a row of the cells table (Hash); repeats: [Repeat] in measured order.
-    def initialize(cell, repeats, precision: DEFAULT_PRECISION)
+    # first_stage: the starts from which the run decided how many to make
+    # (RepeatPolicy#first_stage), for Stein's interval; nil when fixed.
+    def initialize(cell, repeats, precision: DEFAULT_PRECISION, first_stage: nil)
       @cell = cell
       @repeats = repeats.sort_by(&:index)
       @precision = precision || DEFAULT_PRECISION
+      @first_stage = first_stage
     end
 
     # A cell row as rackbench 0.1 stored it (one window in "result" and
@@ -107,10 +116,28 @@ module Rackbench
     def ok? = status == "ok" && !repeats.empty?
 
     # --- throughput -------------------------------------------------------
-    def requests_per_s = median_of("requests_per_s")
-    def requests_per_s_ci = Stats.bootstrap_ci(values("requests_per_s"))
-    def good_requests_per_s = median_of("good_requests_per_s")
+    # Figures and intervals over server starts (StartSample): the estimate
+    # always lies inside its own interval.
+    def requests_per_s = ok? ? sample("requests_per_s").estimate : nil
+    def requests_per_s_ci = ok? ? sample("requests_per_s").interval(first_stage: first_stage) : nil
+    def good_requests_per_s = ok? ? sample("good_requests_per_s").estimate || 0.0 : nil
+    def good_requests_per_s_ci = ok? ? sample("good_requests_per_s").interval(first_stage: first_stage) : nil
     def cv = ok? ? Stats.cv(values("requests_per_s")) : nil
+
+    # A metric's per-window values grouped by server start.
+    def sample(name)
+      (@samples ||= {})[name] ||= begin
+        reader, = self.class.metric(name)
+        StartSample.of(repeats, start_of: :deployment.to_proc, value_of: reader)
+      end
+    end
+
+    # The spread of throughput at each level (log scale, as CVs): between
+    # windows of one start, and between starts beyond that.
+    def noise_components
+      s = sample("requests_per_s")
+      { "starts" => s.starts, "windows" => s.windows, "within_start_cv" => s.within_cv, "between_start_cv" => s.between_cv }
+    end
 
     # --- latency ----------------------------------------------------------
     # Merged histogram of every repeat, when the engine recorded one.
@@ -141,10 +168,63 @@ module Rackbench
       us && (us / 1000.0)
     end
 
-    def latency_ci_ms(percentile)
-      values = repeats.filter_map { |r| r.latency_us(percentile) }
-      ci = Stats.bootstrap_ci(values)
-      ci && Stats::Interval.new(ci.low / 1000.0, ci.high / 1000.0, ci.estimate / 1000.0, ci.level)
+    # The interval of latency_ms(percentile) by batch means over server
+    # starts: each start's own percentile (from its merged histogram) says how
+    # much the figure moves from start to start; the interval is the figure
+    # times exp(± t * spread / sqrt(starts)) on the log scale, so the figure
+    # always lies inside it. nil with fewer than two starts, or when a start
+    # has too few requests for the percentile (#estimable?).
+    def latency_ci_ms(percentile, level: Stats::LEVEL)
+      figure = latency_ms(percentile)
+      per_start = start_latencies_us(percentile)
+      return nil unless figure&.positive? && per_start && per_start.size >= 2
+
+      logs = per_start.map { |us| Math.log(us) }
+      half = StudentT.critical(level, logs.size - 1) * Stats.stddev(logs) / Math.sqrt(logs.size)
+      StartSample::LogInterval.around(Math.log(figure), half, level)
+    end
+
+    # Each start's percentile (µs): from the merged histogram of its windows,
+    # or, for an engine without histograms (wrk, ab), the geometric mean of
+    # the percentile each window reported. nil unless every start has enough
+    # requests for the percentile.
+    def start_latencies_us(percentile)
+      by_start = repeats.group_by(&:deployment).sort_by { |start, _| start.to_i }.map(&:last)
+      by_start.map do |list|
+        value = start_latency_us(list, percentile)
+        return nil unless value&.positive?
+
+        value
+      end
+    end
+
+    def start_latency_us(list, percentile)
+      hists = list.map { |r| r.result.histogram }
+      return reported_latency_us(list, percentile) unless hists.all? { |h| h.is_a?(Array) && !h.empty? }
+
+      merged = Stats.merge_histograms(hists)
+      estimable_from?(merged.sum(&:last), percentile) ? Stats.histogram_percentile(merged, percentile) : nil
+    end
+
+    # Without histograms: the geometric mean of what each window's engine reported.
+    def reported_latency_us(list, percentile)
+      return nil unless estimable_from?(list.sum { |r| r.result.requests.to_i }, percentile)
+
+      values = list.filter_map { |r| r.latency_us(percentile) }.select(&:positive?)
+      values.size == list.size ? Math.exp(Stats.mean(values.map { |v| Math.log(v) })) : nil
+    end
+
+    # Enough requests behind a percentile: TAIL_REQUESTS of them beyond it.
+    def estimable?(percentile) = estimable_from?(latency_count, percentile)
+
+    # Requests behind the latency figures: the merged histogram's count.
+    def latency_count = histogram ? histogram.sum(&:last) : requests
+
+    # The highest of the usual percentiles the requests support.
+    def highest_estimable_percentile = [99.9, 99, 90, 50].find { |p| estimable?(p) }
+
+    def estimable_from?(count, percentile)
+      percentile >= 100 ? count.positive? : count * (100 - percentile) / 100.0 >= TAIL_REQUESTS
     end
 
     # Per-second points of every repeat: [{"repeat"=>, "t_s"=>, "requests_per_s"=>, "p99_ms"=>}]
@@ -210,6 +290,8 @@ module Rackbench
       when "longest_ms" then latency_ms(100)
       when "memory_mb" then memory_mb
       when "error_share" then error_share
+      when "requests_per_s" then requests_per_s
+      when "good_requests_per_s" then good_requests_per_s
       else median_of(name)
       end
     end
@@ -225,6 +307,7 @@ module Rackbench
         "concurrency" => concurrency, "status" => status, "reason" => reason, "engine" => engine,
         "repeats" => repeats.size, "deployments" => deployments, "requests_per_s" => requests_per_s,
         "requests_per_s_ci" => requests_per_s_ci&.to_a, "cv" => cv, "good_requests_per_s" => good_requests_per_s,
+        "good_requests_per_s_ci" => good_requests_per_s_ci&.to_a, "noise" => ok? ? noise_components : nil,
         "latency_mean_ms" => latency_mean_ms, "latency_p50_ms" => latency_ms(50), "latency_p99_ms" => latency_ms(99),
         "latency_p50_ci_ms" => latency_ci_ms(50)&.to_a, "latency_p99_ci_ms" => latency_ci_ms(99)&.to_a,
         "errors" => errors, "attempted" => attempted,

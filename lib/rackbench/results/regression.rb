@@ -3,70 +3,109 @@
 module Rackbench
   # Two runs side by side, cell by cell: the gate a project puts in its CI
   # when it upgrades a server or Ruby. Cells match by server config, endpoint
-  # name (its path unless the suite names it) and concurrency. Each match is a Comparison of new against baseline
-  # (unpaired: the runs' rounds are unrelated); a cell *regressed* when the
-  # ratio's CI lies wholly below 1 and the ratio is below 1 - threshold
-  # (Stats). Created by `rackbench compare` and `rackbench run --baseline`.
+  # name (its path unless the suite names it) and concurrency. Each match is a
+  # Comparison of new against baseline (unpaired: the runs' starts are
+  # unrelated). Created by `rackbench compare` and `rackbench run --baseline`.
+  #
+  # The gate fails closed: a baseline cell that cannot be compared (the new
+  # run's cell failed or is missing, either side has more than 1 % errors, or
+  # the metric could not be formed) is :not_compared, and `compare` fails on
+  # it. Outcomes of the others:
+  #   :regressed     the interval lies wholly on the worse side of 1 and the
+  #                  change is worse than the threshold
+  #   :improved      the interval lies wholly on the better side of 1
+  #   :equivalent    the interval lies within ±threshold of no change
+  #   :inconclusive  none of these (`--strict` fails on it)
   #
   #   r = Regression.new(baseline_measurements, new_measurements, threshold: 0.05)
-  #   r.rows        # => [Row(key, baseline, current, comparison, outcome)]
+  #   r.rows        # => [Row(label, endpoint, concurrency, baseline, current, comparison, outcome, reason)]
   #   r.regressed?  # any row's outcome is :regressed
   class Regression
-    Row = Struct.new(:label, :endpoint, :concurrency, :baseline, :current, :comparison, :outcome, keyword_init: true)
+    Row = Struct.new(:label, :endpoint, :concurrency, :baseline, :current, :comparison, :outcome, :reason,
+                     keyword_init: true)
 
-    OUTCOMES = %i[regressed improved no_difference not_compared].freeze
+    OUTCOMES = %i[regressed improved equivalent inconclusive not_compared].freeze
+
+    # Short names a user may give for a metric (--metric p99).
+    ALIASES = { "p50" => "latency_p50_ms", "p90" => "latency_p90_ms", "p99" => "latency_p99_ms",
+                "throughput" => "good_requests_per_s", "memory" => "memory_mb" }.freeze
 
     attr_reader :threshold, :metric
 
-    def initialize(baseline, current, threshold: 0.05, metric: "requests_per_s")
+    def self.metric_name(name) = ALIASES.fetch(name, name)
+
+    def initialize(baseline, current, threshold: 0.05, metric: "good_requests_per_s")
       @baseline = baseline
       @current = current
       @threshold = threshold
-      @metric = metric
+      @metric = self.class.metric_name(metric)
+      _, @better, = Measurement.metric(@metric)
     end
 
+    # One row per baseline cell (its order), matched or not.
     def rows
-      @rows ||= @current.filter_map do |now|
-        before = @baseline.find { |m| key(m) == key(now) }
-        next unless before
-
-        comparison = Comparison.new(now, before, metric: metric, paired: false)
-        Row.new(label: now.label, endpoint: now.endpoint, concurrency: now.concurrency, baseline: before,
-                current: now, comparison: comparison, outcome: outcome(comparison))
+      @rows ||= @baseline.map do |before|
+        now = @current.find { |m| key(m) == key(before) }
+        comparison = now && Comparison.new(now, before, metric: metric, paired: false, margin: threshold)
+        outcome, reason = outcome(before, now, comparison)
+        Row.new(label: before.label, endpoint: before.endpoint, concurrency: before.concurrency, baseline: before,
+                current: now, comparison: comparison, outcome: outcome, reason: reason)
       end
     end
 
-    # Cells of either run without a match in the other.
+    # Cells of the new run without a match in the baseline (they gate nothing).
     def unmatched
-      keys = rows.map { |r| key(r.current) }
-      (@current + @baseline).reject { |m| keys.include?(key(m)) }.map { |m| "#{m.label} #{m.path} c=#{m.concurrency}" }.uniq
+      keys = @baseline.map { |m| key(m) }
+      @current.reject { |m| keys.include?(key(m)) }.map { |m| "#{m.label} #{m.path} c=#{m.concurrency}" }.uniq
     end
 
     def regressed? = rows.any? { |r| r.outcome == :regressed }
+    def not_compared? = rows.any? { |r| r.outcome == :not_compared }
+    def inconclusive? = rows.any? { |r| r.outcome == :inconclusive }
+    def matched? = rows.any?(&:current)
 
-    # "-12.3 % [-15.9, -8.1]": the change of new against baseline, with its CI.
+    # The change of the new run against the baseline in the metric's own
+    # direction, so worse always reads as worse: throughput "-12.3 %", p99
+    # "+20.0 %", each with its interval.
     def change_text(row)
-      ci = row.comparison.ci
-      return "-" unless ci
+      ci = row.comparison&.ci
+      return "-" unless ci && row.outcome != :not_compared
 
-      format("%+.1f %% [%+.1f, %+.1f]", (ci.estimate - 1) * 100, (ci.low - 1) * 100, (ci.high - 1) * 100)
+      low, high, estimate = natural(ci)
+      text = format("%+.1f %%", (estimate - 1) * 100)
+      ci.level.zero? ? text : "#{text} #{format("[%+.1f, %+.1f]", (low - 1) * 100, (high - 1) * 100)}"
     end
 
     private
+
+    # The ratio new/baseline of the metric itself (not oriented): [low, high, estimate].
+    def natural(interval)
+      return [interval.low, interval.high, interval.estimate] if @better == :higher
+
+      [1 / interval.high, 1 / interval.low, 1 / interval.estimate]
+    end
 
     # The endpoint by its name (its path unless the suite names it), so a
     # suite can change what an endpoint does and still be compared.
     def key(measurement) = [measurement.config, measurement.endpoint, measurement.concurrency, measurement.offered_rate_per_s]
 
-    def outcome(comparison)
-      return :not_compared unless comparison.measured?
+    def outcome(before, now, comparison)
+      return [:not_compared, "not in the new run"] unless now
+      return [:not_compared, "the baseline cell failed: #{before.reason}"] unless before.ok?
+      return [:not_compared, "failed in the new run: #{now.reason.to_s.lines.first.to_s.strip}"] unless now.ok?
+      return [:not_compared, comparison.to_s] if comparison.errors?
+      return [:not_compared, "#{metric} could not be formed on both sides"] unless comparison.measured?
+      return [:inconclusive, "one start on a side: no interval"] if comparison.ci.level.zero?
 
-      ci = comparison.ci
-      case Stats.side_of_one(ci)
-      when :below then ci.estimate < 1 - threshold ? :regressed : :no_difference
-      when :above then :improved
-      else :no_difference
-      end
+      [decide(comparison.ci), nil]
+    end
+
+    def decide(interval)
+      return :regressed if interval.high < 1 && interval.estimate < 1 - threshold
+      return :improved if interval.low > 1
+      return :equivalent if interval.low >= 1 / (1 + threshold) && interval.high <= 1 + threshold
+
+      :inconclusive
     end
   end
 end

@@ -7,16 +7,18 @@ require_relative "runner/resuming"
 
 module Rackbench
   # Runs a Plan: start the suite's services, then measure every cell in
-  # repeats, in the order the Schedule gives, over several deployments:
+  # windows, in the order the Schedule gives, over several server starts
+  # (RepeatPolicy; a start, not a window, is the unit of noise):
   #
-  #   for each epoch (a fresh deployment of every server config, `deployments` times):
+  #   for each start (epoch: a fresh deployment of every server config still needed):
   #     for each level (concurrency) -- or, sequential, each server config:
   #       deploy the configs needed there, side by side
   #       for each block (one endpoint; its cells are the configs to compare):
   #         rounds: each cell once, in the Schedule's order -> Window (drain,
   #         warm-up, load, sample) -> Store#add_repeat
-  #       after the last epoch's rounds: more rounds while a cell's CI is wider
-  #       than the precision target (RepeatPolicy), then Store#add_cell
+  #     after the first stage's last start: decide, once, how many starts each
+  #     block needs (RepeatPolicy#starts_needed); a block that has them all
+  #     is done: Store#add_cell for each of its cells
   #
   # Every endpoint is verified once per deployment before it is measured.
   # Faults (a server that never gets ready, exits, stalls, never drains or
@@ -66,6 +68,7 @@ module Rackbench
       @live = {}
       @deployed = Hash.new(0)
       @rounds = Hash.new(0)
+      @starts_needed = {}
       restore if @resume
       status = "interrupted"
       begin
@@ -74,7 +77,7 @@ module Rackbench
         @service_env = own_app.env(Apps.default_env(@run["dir"]).merge(start_services))
         own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env, log_root: store.dir)
         fail_unavailable
-        (1..policy.deployments).each { |epoch| run_epoch(epoch) }
+        run_starts
         status = "finished"
       ensure
         ended_by = $ERROR_INFO # what stopped the run: nil once finished
@@ -139,14 +142,31 @@ module Rackbench
 
     # --- order ------------------------------------------------------------
 
+    # Starts until every block has the starts it needs (known after the
+    # first stage); then every cell still open is finished.
+    def run_starts
+      epoch = 0
+      run_epoch(epoch) while (epoch += 1) <= [policy.starts, *@starts_needed.values].max
+      @states.each_value { |state| finish_cell(state.cell) }
+    end
+
     def run_epoch(epoch)
       units.each do |blocks|
+        blocks = blocks.select { |block| wants_start?(block, epoch) }
+        next if blocks.empty?
+
         needed = blocks.flat_map(&:cells).reject { |c| @states[c.index].done }.map { |c| group_key(c) }.uniq
         retire(@live.keys - needed)
         blocks.each { |block| run_block(block, epoch) }
       end
       retire(@live.keys)
     end
+
+    def block_key(block) = block.cells.map(&:index)
+
+    def starts_for(block) = @starts_needed.fetch(block_key(block), policy.starts)
+
+    def wants_start?(block, epoch) = active(block).any? && epoch <= starts_for(block)
 
     # Interleaved and random: one unit per level, every config of the level
     # deployed side by side. Sequential: one unit per server config, each cell
@@ -159,14 +179,22 @@ module Rackbench
       end
     end
 
-    # Rounds until each cell has its share of repeats up to this epoch (all
-    # of them in a fresh run; what is missing in a resumed one).
+    # Rounds until each cell has its windows up to this start (all of them in
+    # a fresh run; what is missing in a resumed one). After the first stage
+    # the block's number of starts is decided; the last finishes its cells.
     def run_block(block, epoch)
-      fill_rounds(block, (1..epoch).sum { |e| Schedule.rounds_in_epoch(policy.minimum, policy.deployments, e) }, epoch)
-      return unless epoch == policy.deployments
+      fill_rounds(block, (1..epoch).sum { |e| policy.windows_in_start(e) }, epoch)
+      decide_starts(block) if epoch == policy.starts
+      active(block).each { |c| finish_cell(c) } if epoch >= starts_for(block)
+    end
 
-      run_round(block, active(block).reject { |c| capped?(c) }, epoch) while active(block).any? { |c| wants_more?(c) }
-      active(block).each { |c| finish_cell(c) }
+    # Stein's decision, once per block, from the first stage's starts.
+    def decide_starts(block)
+      samples = active(block).map do |c|
+        StartSample.of(@states[c.index].repeats, start_of: :deployment.to_proc, value_of: :good_requests_per_s.to_proc)
+      end
+      per_start_s = (suite["duration_s"].to_f + [suite["warmup_s"].to_f, SHORT_WARMUP_S].min) * policy.windows
+      @starts_needed[block_key(block)] = policy.starts_needed(samples, load_s_per_start: per_start_s)
     end
 
     # Rounds of the block's cells short of `due` repeats until none is.
@@ -178,23 +206,13 @@ module Rackbench
     end
 
     def run_round(block, cells, epoch)
-      key = block.cells.map(&:index)
+      key = block_key(block)
       @rounds[key] = resumed_round(block) if @resume && !@rounds.key?(key)
       round = (@rounds[key] += 1)
       schedule.round_order(cells, round).each { |cell| measure_repeat(cell, round, epoch) }
     end
 
     def active(block) = block.cells.reject { |c| @states[c.index].done }
-
-    def wants_more?(cell)
-      state = @states[cell.index]
-      policy.more?(state.repeats.map(&:requests_per_s), state.load_s)
-    end
-
-    def capped?(cell)
-      state = @states[cell.index]
-      policy.capped?(state.repeats.map(&:requests_per_s), state.load_s)
-    end
 
     # --- one repeat -------------------------------------------------------
 
@@ -387,7 +405,7 @@ module Rackbench
         "server_command" => deployment&.commands, "engine_command" => repeats.last&.result&.command,
         "started_at" => repeats.first&.started_at || Time.now.utc.iso8601(3)
       )
-      measurement = Measurement.new(row, repeats, precision: policy.precision)
+      measurement = Measurement.new(row, repeats, precision: policy.precision, first_stage: policy.first_stage)
       store.add_cell(@run["id"], row.merge(summary(measurement)))
       emit(:cell_finished, cell, measurement)
     end

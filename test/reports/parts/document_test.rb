@@ -15,7 +15,7 @@ module Rackbench
 
       def cells
         [cell("puma x0:16", { "server" => "puma", "threads" => 16 }, rps: 2000.0),
-         cell("unicorn x4", { "server" => "unicorn", "workers" => 4 }, rps: 1000.0, spread: [0.6, 1.0, 1.4]),
+         cell("unicorn x4", { "server" => "unicorn", "workers" => 4 }, rps: 1000.0, spread: [0.95, 1.0, 1.05]),
          cell("thin", { "server" => "thin" }, status: "failed", reason: "thin exited before it was ready"),
          mix_cell("puma x0:5")]
       end

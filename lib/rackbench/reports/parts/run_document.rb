@@ -12,8 +12,6 @@ module Rackbench
     #
     #   RunDocument.new(report).document  # => Document
     class RunDocument
-      VERDICTS = "Verdicts (ratio of medians with its 95 % CI; see README \"How rackbench decides\")"
-
       # Dropped first when the terminal table is too wide.
       OPTIONAL = %w[cv latency_p50_ms cpu_percent].freeze
 
@@ -48,7 +46,14 @@ module Rackbench
         list("dependencies", "Server and dependencies (CPU, memory)", lines)
       end
 
-      def verdicts = list("verdicts", VERDICTS, @report.verdicts.map { |v| v["text"] })
+      # The verdicts, then one line on how many comparisons were made (Multiplicity).
+      def verdicts
+        items = @report.verdicts.map { |v| v["text"] }
+        return nil if items.empty?
+
+        Document::Section.new("verdicts", Base::VERDICTS_HEADING,
+                              [Document::Text.list(items), Document::Text.plain(@report.verdicts_note)])
+      end
       def failures = list("failures", nil, @report.failure_lines)
       def warnings = list("warnings", "Warnings", @report.warnings)
 

@@ -66,9 +66,13 @@ module Rackbench
         ci = measurement.requests_per_s_ci
         return nil unless ci && ci.half_width_share > measurement.precision
 
-        Warning.new("spread", "throughput CI ±#{percent(ci.half_width_share)} after #{measurement.repeats.size} repeats " \
-                              "(CV #{percent(measurement.cv)}), wider than the ±#{percent(measurement.precision)} target",
-                    "differences smaller than that are noise; raise --max-repeats or run on a quieter machine")
+        noise = measurement.noise_components
+        levels = [("between starts #{percent(noise["between_start_cv"])}" if noise["between_start_cv"]),
+                  ("between windows of a start #{percent(noise["within_start_cv"])}" if noise["within_start_cv"])].compact
+        Warning.new("spread", "throughput interval ±#{percent(ci.half_width_share)} after #{noise["starts"]} server starts " \
+                              "(#{noise["windows"]} windows; spread #{levels.join(", ")}), wider than the " \
+                              "±#{percent(measurement.precision)} target",
+                    "differences smaller than that are noise; raise --max-deployments or run on a quieter machine")
       end
 
       def drain(measurement)

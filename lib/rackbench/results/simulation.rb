@@ -1,0 +1,103 @@
+# frozen_string_literal: true
+
+module Rackbench
+  # Synthetic runs of known truth, measured the way the Runner measures them
+  # (RepeatPolicy's starts and windows, Stein's decision after the first
+  # stage) and judged by the same code the reports use (Measurement,
+  # Comparison): how often an interval covers the truth, and how often two
+  # identical configs are called different. Used by the coverage test
+  # (test/results/coverage_test.rb), `rackbench calibrate` (with this
+  # machine's measured noise) and bench/calibration.
+  #
+  # Throughput on the log scale is
+  #   log(truth) + common[start] + own[config, start] + window noise
+  # where `common` is drift shared by configs started side by side (pairing
+  # cancels it), `own` is what a config's start draws on its own, and the
+  # window noise is the spread between windows of one start. Each is normal
+  # with the given coefficient of variation.
+  #
+  #   sim = Simulation.new(within_cv: 0.08, between_cv: 0.05, common_cv: 0.05, settings: {"deployments" => 4})
+  #   sim.run(trials: 400, ratio: 1.0)   # => {"coverage"=>0.95, "false_verdicts"=>0.04, ...}
+  class Simulation
+    TRUTH_PER_S = 1000.0
+
+    attr_reader :settings
+
+    def initialize(within_cv:, between_cv:, common_cv: 0.0, settings: {}, seed: 1)
+      @sd = { window: log_sd(within_cv), own: log_sd(between_cv), common: log_sd(common_cv) }
+      @settings = settings
+      @seed = seed
+    end
+
+    # trials A/B pairs, A truly `ratio` times B's throughput. Returns shares:
+    # coverage (A's interval covers its truth; the ratio's interval covers
+    # `ratio`), verdicts by outcome, false verdicts (a faster/slower call
+    # that is wrong: any call when ratio is 1, the wrong side otherwise) and
+    # the mean number of starts used.
+    def run(trials:, ratio: 1.0)
+      rng = Random.new(@seed)
+      outcomes = Array.new(trials) { trial(rng, ratio) }
+      share = ->(key) { outcomes.count { |o| o[key] }.fdiv(trials) }
+      { "trials" => trials, "ratio" => ratio, "coverage" => share.call(:covered),
+        "ratio_coverage" => share.call(:ratio_covered), "false_verdicts" => share.call(:false_verdict),
+        "verdicts" => outcomes.map { |o| o[:verdict] }.tally.transform_keys(&:to_s).transform_values { |n| n.fdiv(trials) },
+        "mean_starts" => outcomes.sum { |o| o[:starts] }.fdiv(trials) }
+    end
+
+    # One simulated comparison, as the Runner would measure it.
+    def trial(rng, ratio)
+      policy = RepeatPolicy.new(settings)
+      repeats = { a: [], b: [] }
+      starts = policy.starts
+      epoch = 0
+      while (epoch += 1) <= starts
+        measure_start(rng, repeats, epoch, policy.windows_in_start(epoch), ratio)
+        next unless epoch == policy.starts
+
+        starts = policy.starts_needed(%i[a b].map { |k| sample(repeats[k]) }, load_s_per_start: 0)
+      end
+      judge(repeats, policy, ratio, starts)
+    end
+
+    private
+
+    def log_sd(share) = Math.sqrt(Math.log(1 + (share.to_f**2)))
+
+    def normal(rng, spread)
+      return 0.0 if spread.zero?
+
+      spread * Math.sqrt(-2 * Math.log(1 - rng.rand)) * Math.cos(2 * Math::PI * rng.rand)
+    end
+
+    def measure_start(rng, repeats, epoch, windows, ratio)
+      common = normal(rng, @sd[:common])
+      { a: Math.log(TRUTH_PER_S), b: Math.log(TRUTH_PER_S / ratio) }.each do |config, centre|
+        own = normal(rng, @sd[:own])
+        windows.times do
+          rate = Math.exp(centre + common + own + normal(rng, @sd[:window]))
+          round = repeats[config].size + 1
+          repeats[config] << repeat(round, epoch, rate)
+        end
+      end
+    end
+
+    def repeat(round, epoch, rate)
+      result = Result.new(engine: "simulation", requests: rate.round, duration_s: 1.0, requests_per_s: rate)
+      Measurement::Repeat.new(index: round, deployment: epoch, round: round, result: result, resources: {}, noise: nil)
+    end
+
+    def sample(list) = StartSample.of(list, start_of: :deployment.to_proc, value_of: :requests_per_s.to_proc)
+
+    def judge(repeats, policy, ratio, starts)
+      a, b = %i[a b].map do |k|
+        Measurement.new({ "label" => k.to_s, "status" => "ok" }, repeats[k], precision: policy.precision,
+                                                                             first_stage: policy.first_stage)
+      end
+      comparison = Comparison.new(a, b, margin: settings.fetch("margin", Comparison::MARGIN))
+      verdict = comparison.verdict
+      wrong = [(:b_better if ratio >= 1), (:a_better if ratio <= 1)].compact
+      { covered: a.good_requests_per_s_ci&.cover?(TRUTH_PER_S), ratio_covered: comparison.ci&.cover?(ratio),
+        verdict: verdict, false_verdict: wrong.include?(verdict), starts: starts }
+    end
+  end
+end

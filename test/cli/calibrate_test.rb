@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+
+module Rackbench
+  # rackbench calibrate on a real puma: one config twice, side by side, over
+  # several starts; the run is stored like any other and the report splits
+  # the spread by level and simulates rackbench's procedure on it.
+  class CalibrateTest < Minitest::Test
+    def test_an_aa_run_of_one_config_twice_is_stored_and_its_spread_split_by_level
+      status, out, err = run_cli("calibrate", "--results", tmpdir, "--set", "threads=2", "--endpoint", "/sleep/10",
+                                 "--concurrency", "2", "--starts", "3", "--windows", "2", "--duration", "0.5",
+                                 "--warmup", "0.2", "--format", "json")
+      assert_equal 0, status, "#{out}\n#{err}"
+      data = JSON.parse(out[out.index("{\n")..])
+      store = Store.new(tmpdir)
+      a, b = store.measurements(data["run"])
+      assert_equal ["A: puma x0:2", "B: puma x0:2"], [a.label, b.label]
+      [a, b].each { |m| assert_equal [1, 1, 2, 2, 3, 3], m.repeats.map(&:deployment), "three starts of two windows" }
+      components = data["components"]
+      assert_equal 3, components["starts"]
+      %w[within_start_cv own_start_cv common_start_cv].each { |k| assert_operator components[k], :>=, 0, k }
+      assert_operator data["simulated"]["coverage"], :>, 0.5, "the procedure simulated on the measured spread"
+      assert_operator data["recommendation"]["starts"], :>=, 2
+      assert_operator data["start_cost_s"], :>, 0, "a start costs its boot, measured on the run's own clock"
+      assert_nothing_left
+    ensure
+      store&.close
+    end
+
+    def test_a_bad_option_is_one_clear_error_and_starts_nothing
+      status, _, err = run_cli("calibrate", "--results", tmpdir, "--starts", "1")
+      assert_equal 2, status
+      assert_match "--starts must be at least 2, got 1", err
+      assert_nothing_left
+    end
+  end
+end

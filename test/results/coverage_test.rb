@@ -1,0 +1,69 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # Does a "95 %" interval cover the truth 95 % of the time? Synthetic runs
+  # of known truth (Simulation: log-normal windows nested in server starts,
+  # with drift shared by configs started side by side), measured and judged
+  # by the product's own code, with fixed seeds so the outcome is repeatable.
+  # A method whose coverage falls below the stated level minus TOLERANCE
+  # fails here; the old percentile bootstrap of a median over 3 repeats is
+  # checked to fail the same harness, so the harness can tell.
+  class CoverageTest < Minitest::Test
+    LEVEL = 0.95
+    TOLERANCE = 0.03 # about three standard errors of a share at 600 trials
+    TRIALS = 600
+    NOISE = { within_cv: 0.10, between_cv: 0.05, common_cv: 0.05 }.freeze
+
+    def simulate(settings, ratio: 1.0, noise: NOISE, seed: 11)
+      Simulation.new(**noise, settings: settings, seed: seed).run(trials: TRIALS, ratio: ratio)
+    end
+
+    def test_fixed_starts_cover_the_truth_at_their_stated_level_with_3_4_and_6_starts
+      [3, 4, 6].each do |starts|
+        result = simulate({ "repeats" => starts * 2, "deployments" => starts })
+        assert_operator result["coverage"], :>=, LEVEL - TOLERANCE, "#{starts} starts of 2 windows: #{result}"
+        assert_operator result["ratio_coverage"], :>=, LEVEL - TOLERANCE, "#{starts} starts, the ratio: #{result}"
+      end
+    end
+
+    def test_adaptive_starts_keep_the_level_and_identical_configs_are_rarely_called_different
+      result = simulate({ "precision" => 0.02 })
+      assert_operator result["mean_starts"], :>, RepeatPolicy.new({}).starts, "the rule asked for more starts"
+      assert_operator result["coverage"], :>=, 0.93, result.to_s
+      assert_operator result["false_verdicts"], :<=, (1 - LEVEL) + TOLERANCE, result.to_s
+    end
+
+    def test_a_quiet_cell_stops_early_yet_keeps_its_level
+      result = simulate({ "precision" => 0.05 }, noise: { within_cv: 0.02, between_cv: 0.01 })
+      assert_operator result["mean_starts"], :<, RepeatPolicy.new({}).max_starts
+      assert_operator result["coverage"], :>=, 0.93, result.to_s
+    end
+
+    def test_a_real_difference_is_found_and_named_the_right_way_round
+      result = simulate({}, ratio: 1.3, noise: { within_cv: 0.05, between_cv: 0.03 })
+      assert_operator result["verdicts"]["a_better"], :>=, 0.9, result.to_s
+      assert_operator result["false_verdicts"], :<=, 0.01, result.to_s
+    end
+
+    def test_the_harness_catches_the_percentile_bootstrap_of_a_median_over_three_repeats
+      rng = Random.new(3)
+      covered = Array.new(TRIALS) do
+        values = Array.new(3) { 100 * Math.exp(0.1 * Math.sqrt(-2 * Math.log(1 - rng.rand)) * Math.cos(2 * Math::PI * rng.rand)) }
+        old_style_bootstrap(values).cover?(100.0)
+      end
+      assert_operator covered.count(true).fdiv(TRIALS), :<, LEVEL - TOLERANCE, "[min, max] of 3 covers about 75 %"
+    end
+
+    private
+
+    # The percentile bootstrap of a median that rackbench used before it
+    # resampled starts: with 3 values its interval is [min, max].
+    def old_style_bootstrap(values)
+      rng = Random.new(1)
+      draws = Array.new(400) { Stats.median(Array.new(values.size) { values[rng.rand(values.size)] }) }.sort
+      Stats::Interval.new(Stats.quantile(draws, 0.025), Stats.quantile(draws, 0.975), Stats.median(values), LEVEL)
+    end
+  end
+end
