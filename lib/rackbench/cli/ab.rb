@@ -34,7 +34,7 @@ module Rackbench
         @overrides = {}
         @results = Store::Location.default
         @threshold = 0.05
-        @metric = "requests_per_s"
+        @metric = "good_requests_per_s"
         @format = "table"
         @endpoints = []
         @server = "puma"
@@ -45,6 +45,10 @@ module Rackbench
         raise ConfigError, "ab needs two versions: A B (see rackbench ab --help)" unless @argv.size == 2
 
         base, suite_path = base_suite
+        if (@overrides["order"] || base["order"]) == "sequential"
+          raise ConfigError, "#{suite_path}: order: sequential measures A's cells apart from B's; ab pairs them by " \
+                             "server start, so it needs interleaved (the default) or random"
+        end
         versions = Versions.parse(*@argv, app: app_of(base, suite_path))
         dir = ResultsFolder.check!(Store::Location.new(@results).dir)
         versions.prepare(File.join(dir, "ab", "#{Time.now.strftime("%Y%m%d-%H%M%S")}-#{Process.pid}"))
@@ -63,11 +67,12 @@ module Rackbench
         store = Store.new(@results)
         run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out)).run
         baseline, current = versions.split(store.measurements(run_id))
-        regression = Regression.new(baseline, current, threshold: @threshold, metric: @metric)
+        regression = Regression.new(baseline, current, threshold: @threshold, metric: @metric, paired: true,
+                                                       key: versions.key)
         run = store.run(run_id)
         @out.puts Compare::Render.new(regression, run.merge("suite" => "A = #{versions.a.describe}"),
                                       run.merge("suite" => "B = #{versions.b.describe}")).public_send(@format)
-        exit_status(regression)
+        Compare.status(regression, strict: @strict)
       rescue SignalException => e
         supervisor&.stop_all
         supervisor&.ignore_signals
@@ -76,12 +81,6 @@ module Rackbench
       ensure
         supervisor&.stop_all
         store&.close
-      end
-
-      def exit_status(regression)
-        return 1 if regression.regressed?
-
-        regression.rows.all? { |r| r.outcome != :not_compared } ? 0 : 5
       end
 
       # The suite's data as its file has it (validated first, so an error
@@ -105,9 +104,11 @@ module Rackbench
         File.file?(candidate) ? candidate : nil
       end
 
-      # The app served for revisions and Gemfiles: --app, else the suite's own app.
+      # The app served for revisions and Gemfiles: --app, else the suite's own
+      # app (a config.ru, not a bundled app), else ./config.ru (Versions).
       def app_of(base, suite_path)
-        app = @app || (base["app"] && File.expand_path(base["app"], File.dirname(suite_path)))
+        named = base["app"] unless base["app"].nil? || Apps.bundled?(base["app"])
+        app = @app || (named && File.expand_path(named, File.dirname(suite_path)))
         app && File.directory?(app) ? File.join(app, "config.ru") : app
       end
 
@@ -132,23 +133,29 @@ module Rackbench
         end
         opts.on("--duration SECONDS", Float, "measured seconds per window") { |d| @overrides["duration_s"] = d }
         opts.on("--warmup SECONDS", Float, "warm-up seconds per start") { |d| @overrides["warmup_s"] = d }
-        opts.on("--repeats N", "windows per cell: a number, or auto") { |n| @overrides["repeats"] = n == "auto" ? n : Integer(n) }
-        opts.on("--deployments N", Integer, "server starts per version") { |n| @overrides["deployments"] = n }
+        opts.on("--repeats N", "windows per cell: a number, or auto (default)") do |n|
+          @overrides["repeats"] = n == "auto" ? n : Integer(n)
+        end
+        opts.on("--deployments N", Integer, "server starts of each version in the first stage (default 4)") do |n|
+          @overrides["deployments"] = n
+        end
+        opts.on("--windows N", Integer, "windows per server start (default 2)") { |n| @overrides["windows"] = n }
+        opts.on("--precision SHARE", Float, "target half-width of the throughput interval (default 0.05)") do |p|
+          @overrides["precision"] = p
+        end
         opts.on("--smoke", "the suite's smoke settings (plumbing only: no verdict worth keeping)") { @overrides["smoke"] = true }
         opts.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
       end
 
       def gate_options(opts)
-        opts.on("--threshold SHARE", Float, "smallest slowdown of B that fails (default 0.05)") do |t|
-          raise ConfigError, "--threshold must be a share between 0 and 1, got #{t}" unless t.positive? && t < 1
-
-          @threshold = t
-        end
-        opts.on("--metric NAME", "#{Measurement::METRICS.keys.join(", ")} (default requests_per_s)") do |m|
-          Measurement.metric(m)
+        opts.on("--threshold SHARE", "smallest change for the worse of B that fails, and the margin of " \
+                                     "'equivalent' (default 5%)") { |t| @threshold = Compare.share(t, "--threshold") }
+        opts.on("--metric NAME", "p50, p99, throughput, memory or #{Measurement::METRICS.keys.join(", ")} " \
+                                 "(default: throughput of good responses)") do |m|
+          Measurement.metric(Regression.metric_name(m))
           @metric = m
         end
-        opts.on("--strict", "exit 6 when a cell is inconclusive") { @strict = true }
+        opts.on("--strict", "also fail (exit 6) when a cell's outcome is inconclusive") { @strict = true }
         opts.on("--format FORMAT", %w[table markdown json], "table (default), markdown or json") { |f| @format = f }
       end
     end

@@ -36,7 +36,7 @@ module Rackbench
         @settings = run["settings"] || {}
         @policy = RepeatPolicy.new(@settings)
         say "rackbench: run #{run["id"]}, suite #{run["suite"]}: #{plan.size} cells, " \
-            "#{repeats_text}, order #{@settings["order"]} (seed #{@settings["seed"]}); results in #{run["dir"]}"
+            "#{@policy}, order #{@settings["order"]} (seed #{@settings["seed"]}); results in #{run["dir"]}"
       end
 
       def repeat_finished(cell, repeat)
@@ -127,13 +127,6 @@ module Rackbench
           status&.finished? ? 0 : [expected - status&.windows.to_i, 1].max
         end
         left * (now - @started) / @windows
-      end
-
-      def repeats_text
-        return "#{@settings["repeats"]} repeats each" unless @settings["repeats"] == "auto"
-
-        "#{@settings["min_repeats"]}+ repeats each until ±#{(@settings["precision"].to_f * 100).round(1)} % " \
-          "(at most #{@settings["max_repeats"]} or #{@settings["max_cell_s"]} s of load)"
       end
 
       def duration(seconds)
