@@ -6,7 +6,8 @@ require_relative "rackbench/version"
 #
 # The pipeline is measure -> store -> render, each in its own files:
 #   Suite (YAML) -> Plan (cells) -> Schedule (order of repeats) -> Runner
-#   (Supervisor, Deployment, Window: Drain, Engines, Sampler, Noise) -> Store
+#   (Trial: Deployment, AnswerRule, Drain, Window; Supervisor, Engines, Sampler,
+#   Noise) -> Store
 #   -> Measurement (+ Stats, Comparison) -> Reports (table, markdown, csv, json, html).
 module Rackbench
   # Base class of every error rackbench reports to the user as one clear line,
@@ -91,6 +92,8 @@ module Rackbench
   autoload :Proxies, "rackbench/targets/proxies"
   autoload :Services, "rackbench/targets/services"
   autoload :Deployment, "rackbench/trial/deployment"
+  autoload :Trial, "rackbench/trial/trial"
+  autoload :AnswerRule, "rackbench/trial/answer_rule"
   autoload :AppBundle, "rackbench/targets/app_bundle"
   autoload :Request, "rackbench/targets/request"
   autoload :Traffic, "rackbench/targets/traffic"

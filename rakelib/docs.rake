@@ -57,14 +57,9 @@ end
 
 # Rendering: what the pages show of those runs.
 namespace :docs do
-  desc "The README's support matrix (bin/rackbench servers --probe --format markdown)"
+  desc "doc/servers.md, the support matrix (bin/rackbench servers --probe --format markdown)"
   task :servers do
-    table = `bin/rackbench servers --probe --format markdown`
-    raise "bin/rackbench servers failed" unless $?.success? # rubocop:disable Style/SpecialGlobalVars
-
-    DocsHelper.load_rackbench
-    require "rackbench/reports/parts/failures"
-    DocsHelper.replace_block("README.md", "servers", table.lines.map { |l| Rackbench::Reports::Failures.normalize(l) }.join("\n"))
+    DocsHelper.servers
   end
 
   desc "The README's sample output and chart, from the quick run in #{DOCS_QUICK_STORE}"
@@ -108,6 +103,15 @@ module DocsHelper
     mkdir_p to_dir
     rm_f [target, "#{target}-wal", "#{target}-shm"]
     sh "sqlite3", File.join(from_dir, "rackbench.sqlite3"), "VACUUM INTO '#{target}'"
+  end
+
+  def servers
+    table = `bin/rackbench servers --probe --format markdown`
+    raise "bin/rackbench servers failed" unless $?.success? # rubocop:disable Style/SpecialGlobalVars
+
+    load_rackbench
+    require "rackbench/reports/parts/failures"
+    replace_block("doc/servers.md", "servers", table.lines.map { |l| Rackbench::Reports::Failures.normalize(l) }.join("\n"))
   end
 
   def tune

@@ -30,6 +30,9 @@ class RackWorkloads
   PLAIN = { "content-type" => "text/plain" }.freeze
   HTML = { "content-type" => "text/html" }.freeze
   STATIC = Rack::Files.new(Workloads::PUBLIC_DIR)
+  # Routes without params by their path; the others tried in turn.
+  FIXED, PARAMETRIZED = Workloads::CATALOGUE.partition { |endpoint| endpoint.params.empty? }
+  FIXED_BY_PATH = FIXED.to_h { |endpoint| [endpoint.route, endpoint] }.freeze
 
   def call(env)
     route(env["PATH_INFO"], env)
@@ -40,9 +43,12 @@ class RackWorkloads
   private
 
   def route(path, env)
-    Workloads::CATALOGUE.each do |endpoint|
-      match = endpoint.pattern.match(path) or next
-      return respond(endpoint, endpoint.call(match.captures, query(env)), env)
+    endpoint = FIXED_BY_PATH[path]
+    return respond(endpoint, endpoint.call([], query(env)), env) if endpoint
+
+    PARAMETRIZED.each do |candidate|
+      args = candidate.match(path)
+      return respond(candidate, candidate.call(args, query(env)), env) if args
     end
     [404, PLAIN.dup, ["not found"]]
   end

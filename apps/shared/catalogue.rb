@@ -2,6 +2,7 @@
 
 require "prime"
 require_relative "workloads"
+require_relative "endpoint"
 
 # The one list of the bundled apps' endpoints. Each entry is the endpoint's
 # route, its handler (the work, from workloads.rb) and the answer rackbench
@@ -23,37 +24,6 @@ require_relative "workloads"
 #
 # Ruby 2.6 syntax (no endless methods): JRuby 9.3's apps load it too.
 module Workloads
-  # One endpoint of the bundled apps (see above).
-  Endpoint = Struct.new(:name, :route, :kind, :handler, :expected, :sample, :purpose, :services, keyword_init: true) do
-    def params
-      route.scan(/:(\w+)/).flatten
-    end
-
-    def content_type
-      kind == :plain ? "text/plain" : "text/html"
-    end
-
-    # The route as an unanchored Regexp, one group per param (Sinatra's routes).
-    def regexp
-      @regexp ||= Regexp.new(route.split("/").map { |part| part.start_with?(":") ? "(\\d+)" : Regexp.escape(part) }.join("/"))
-    end
-
-    # The route as an anchored Regexp of a path without its query string.
-    def pattern
-      @pattern ||= Regexp.new("\\A#{regexp.source}\\z")
-    end
-
-    # The route as Roda's matchers: "/sleep/:ms" => ["sleep", Integer].
-    def segments
-      route.split("/").drop(1).map { |part| part.start_with?(":") ? Integer : part }
-    end
-
-    # The handler's result for the route's params (Strings or Integers) and the query's parameters.
-    def call(args, query = {})
-      handler.call(*args.map(&:to_i), query)
-    end
-  end
-
   module_function
 
   # The entries, in the order `rackbench verify` checks them.

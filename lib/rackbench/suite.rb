@@ -61,7 +61,9 @@ module Rackbench
       key("rate", :number, above: 0, unit: "requests per second", doc: "one offered open-loop rate"),
       # A rate sweep: each offered open-loop rate (req/s) a level of every cell
       # (Plan), at each concurrency, which sets the connections available.
-      key("rates", :list, doc: "offered open-loop rates, each a level of every cell"),
+      key("rates", %i[list string],
+          doc: "offered open-loop rates, each a level of every cell; or auto: found from each config's knee under slo:"),
+      key("slo", :string, doc: "rates: auto's bound, as tune's --slo: 'p99<=200ms' or 'p99<=200ms,errors<=1%'"),
       key("arrivals", :one_of, values: %w[auto uniform poisson],
                                doc: "open loop's arrivals: evenly spaced, or random (Poisson, seeded); " \
                                     "auto: poisson in a rate sweep, uniform at a fixed rate"),

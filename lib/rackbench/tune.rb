@@ -12,5 +12,6 @@ module Rackbench
     autoload :Space, "rackbench/tune/space"
     autoload :Tuner, "rackbench/tune/tuner"
     autoload :Answer, "rackbench/tune/answer"
+    autoload :AutoRates, "rackbench/tune/auto_rates"
   end
 end

@@ -35,16 +35,28 @@ module Rackbench
       def report = Reports.fetch("table").new(run, measurements).render
 
       # The /sleep/50 block of the report: its header, the rows of LABELS, its
-      # verdicts and the warnings, each line as the report prints it.
+      # throughput verdicts and the warnings, each line as the report prints it
+      # (an item's continuation lines go with it).
       def excerpt
         block = report[%r{^/sleep/50\n.*}m] or raise Error, "run #{run["id"]} has no /sleep/50 block"
         section = nil
         keep = true
+        first_table = true # the /sleep/50 rows; later tables (capacity, ...) are left out
         block.lines.select do |line|
-          section = line[/\A(Verdicts|Warnings)/, 1] || section if line.match?(/\A\S/)
-          keep = !line.match?(%r{\A  (- )?/(?!sleep/50 )}) if section == "Verdicts" && line.match?(/\A  \S/)
-          line.match?(/\A\S/) ? line.start_with?("/sleep", "Server", "---", "Verdicts", "Warnings", *LABELS) : keep
-        end.join
+          first_table = false if line == "\n"
+          if line.match?(/\A\S/)
+            section = line[/\A(Verdicts|Warnings)/, 1] || section
+            keep = kept_heading?(line, first_table)
+          elsif section == "Verdicts" && line.match?(/\A  \S/)
+            keep = line.start_with?("  - /sleep/50 c=") && !line.include?("closed-loop latency")
+          end
+          keep || line == "\n"
+        end.join.gsub(/\n{3,}/, "\n\n")
+      end
+
+      # A line at the left margin worth keeping: a section's title, or the /sleep/50 table's header and rows.
+      def kept_heading?(line, first_table)
+        line.start_with?("Verdicts", "Warnings") || (first_table && line.start_with?("/sleep", "Server", "---", *LABELS))
       end
 
       # The chart drawn beside the sample (its spec; `rake docs:sample` renders it to IMAGE).

@@ -19,7 +19,7 @@ module Rackbench
     BIN = File.join(ROOT, "bin", "rackbench")
 
     def setup
-      skip "charts: #{Charts::Renderer.unavailable_reason}" if Charts::Renderer.unavailable_reason
+      assert_nil Charts::Renderer.unavailable_reason, "bin/setup installs the chart library"
       flunk "#{CHROMIUM} is missing (`bin/setup chromium` installs Debian's chromium)" unless File.executable?(CHROMIUM)
     end
 

@@ -37,11 +37,25 @@ module Rackbench
       assert_match "arrivals must be one of auto, uniform, poisson", message
     end
 
+    def test_auto_rates_need_the_slo_their_search_grows_to
+      suite = Suite.load(write_suite("engine" => "native", "rates" => "auto", "slo" => "p99<=200ms"))
+      assert_equal "auto", suite["rates"]
+      assert(Plan.new(suite).cells.all? { |c| c.rate.nil? }, "no level is planned before the search")
+      message, = refused({ "rates" => "auto" }, /^rates:/)
+      assert_match "rates auto needs slo:", message
+      message, where = refused({ "rates" => "auto", "slo" => "p98<=1s" }, /^slo:/)
+      assert_equal "#{where} slo cannot read \"p98<=1s\"; write e.g. 'p99<=100ms' or 'p99<=100ms,errors<=1%'", message
+      message, = refused({ "endpoints" => [{ "path" => "/hello", "rates" => "auto" }], "slo" => "p99<=1s" }, /rates:/)
+      assert_match "auto is the suite's, not an endpoint's", message
+      error = assert_raises(ConfigError) { Runner.new(suite, store: nil) }
+      assert_match "rates: auto is found before the run", error.message
+    end
+
     def test_bad_rates_name_the_key
       message, where = refused({ "rates" => [100, 0] }, /^- 0$/)
       assert_equal "#{where} rates.1 must be a finite number of requests per second above 0, got 0", message
       message, where = refused({ "rates" => "fast" }, /^rates:/)
-      assert_equal "#{where} rates must be a list, got \"fast\"", message
+      assert_equal "#{where} rates must be a list of requests per second or auto, got \"fast\"", message
       message, = refused({ "rates" => [100], "rate" => 50 }, /^rates:/)
       assert_match "rates cannot be given with rate: (one fixed rate); choose one", message
       message, = refused({ "rates" => [100], "engine" => "wrk" }, /^rates:/)

@@ -18,12 +18,14 @@ module Rackbench
     # Runs the suite; returns [stdout, run row, measurements, chart paths].
     def smoke_run(suite)
       out, err, status = Open3.capture3(BIN, "run", suite, "--smoke", "--results", tmpdir)
-      assert_includes [0, 3], status.exitstatus, "rackbench run #{suite} --smoke failed:\n#{out}\n#{err}"
       assert_nothing_left(status.pid)
+      assert File.exist?(File.join(tmpdir, Store::FILE)), "rackbench run #{suite} --smoke stored nothing:\n#{out}\n#{err}"
       store = Store.new(tmpdir)
       run = store.run
       cells = store.measurements(run["id"])
       store.close
+      # 0 when every cell was measured, 3 when one failed (TorqueBox on this Java: its reason is in the report).
+      assert_equal cells.all?(&:ok?) ? 0 : 3, status.exitstatus, "rackbench run #{suite} --smoke:\n#{out}\n#{err}"
       @smoke = [run, cells]
       [out, run, cells, Dir[File.join(run["dir"], "charts", "*.svg")]]
     end

@@ -43,8 +43,11 @@ module Rackbench
         store = Store.new(@results)
         store.run(@baseline) if @baseline # a bad baseline is bad input: say so before anything starts
         resume = @resume && Resume.new(store, @resume.id)
+        auto = Tune::AutoRates.new(suite, store: store, supervisor: supervisor, out: @out) if Tune::AutoRates.wanted?(suite)
+        suite = auto.resolve if auto
         run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out), resume: resume,
                                    doctor: findings).run
+        store.merge_settings(run_id, "auto_rates" => auto.to_h) if auto
         report(suite, store, run_id)
       rescue SignalException => e
         supervisor&.stop_all
@@ -55,14 +58,18 @@ module Rackbench
         supervisor&.stop_all
       end
 
+      # Reads the run back once and renders it; the exit status: 3 when a cell
+      # failed, else the gate's against --baseline (Compare.status), else 0.
       def report(suite, store, run_id)
+        run = store.run(run_id)
+        measurements = store.measurements(run_id)
         format = @format || (suite["article"].empty? ? "table" : "article")
-        @out.puts Reports.fetch(format).new(store.run(run_id), store.measurements(run_id)).render
-        write_charts(store, run_id) unless suite["article"].empty?
-        regressed = @baseline && regressed_since_baseline?(store, run_id)
-        return 3 unless store.measurements(run_id).all?(&:ok?)
+        @out.puts Reports.fetch(format).new(run, measurements).render
+        write_charts(run, measurements) unless suite["article"].empty?
+        gate = @baseline ? baseline_status(store, run, measurements) : 0
+        return 3 unless measurements.all?(&:ok?)
 
-        regressed ? 1 : 0
+        gate
       end
 
       private
@@ -116,16 +123,16 @@ module Rackbench
         missing.compact.uniq.each { |line| @err.puts "rackbench: cannot run here, its cells will fail: #{line}" }
       end
 
-      # Prints the comparison with the baseline run; true when a cell regressed.
-      def regressed_since_baseline?(store, run_id)
-        regression = Regression.new(store.measurements(store.run(@baseline)["id"]), store.measurements(run_id),
-                                    threshold: @threshold)
-        @out.puts Compare::Render.new(regression, store.run(@baseline), store.run(run_id)).table
-        regression.regressed?
+      # Prints the comparison with the baseline run; its gate's exit status.
+      def baseline_status(store, run, measurements)
+        baseline = store.run(@baseline)
+        regression = Regression.new(store.measurements(baseline["id"]), measurements, threshold: @threshold)
+        @out.puts Compare::Render.new(regression, baseline, run).table
+        Compare.status(regression)
       end
 
-      def write_charts(store, run_id)
-        paths = Reports.fetch("svg").new(store.run(run_id), store.measurements(run_id)).render
+      def write_charts(run, measurements)
+        paths = Reports.fetch("svg").new(run, measurements).render
         @out.puts "rackbench: charts in #{File.dirname(paths.lines.first)}/ (#{paths.lines.size} SVG files)" unless paths.empty?
       rescue ServiceError => e
         @err.puts "rackbench: no charts: #{e.message}\n#{e.log_tail}"

@@ -102,9 +102,9 @@ module Rackbench
         value == value.round ? "#{value.round}s" : "#{(value * 1000).round}ms"
       end
 
-      # Responses outside 2xx/3xx, the Result's "status" error kind.
+      # Responses outside 2xx/3xx (the AnswerRule's default), the Result's "status" error kind.
       def non_success(status_counts)
-        status_counts.sum { |code, n| (200..399).cover?(code.to_i) ? 0 : n }
+        status_counts.sum { |code, n| AnswerRule::DEFAULT_STATUSES.cover?(code.to_i) ? 0 : n }
       end
 
       def remote?(target)

@@ -18,16 +18,16 @@ module Rackbench
     #   boot.try({"server" => "iodine"}).needed   # => ["THREADS"], from the KeyError the app stopped with
     class Boot
       REQUEST_TIMEOUT_S = 10
+      KEPT_STATUSES = (200..299) # the requests' own expectation, which the AnswerRule holds them to
 
-      Outcome = Struct.new(:entry, :reason, :answers, keyword_init: true) do
+      # answers: {path => status, or why there was none}; served: those the
+      # AnswerRule found right (a 2xx), with their status.
+      Outcome = Struct.new(:entry, :reason, :answers, :served, keyword_init: true) do
         def server = entry["server"]
         def started? = reason.nil?
 
         # Variables the app stopped without: the KeyError of ENV.fetch names them.
         def needed = reason.to_s.scan(/key not found: "([^"]+)"/).flatten.uniq
-
-        # Paths that answered 2xx, with their status.
-        def served = answers.select { |_path, status| status.is_a?(Integer) && (200..299).cover?(status) }
       end
 
       # headers: sent with every request (Rails' force_ssl wants X-Forwarded-Proto).
@@ -45,12 +45,12 @@ module Rackbench
         dir = File.join(@dir, entry["server"]).tap { |d| FileUtils.mkdir_p(d) }
         supervisor = Supervisor.new
         begin
-          deployment = start(Servers.fetch(entry["server"]).new(entry).validate!, supervisor, dir)
-          Outcome.new(entry: entry, answers: paths.to_h { |path| [path, answer(deployment, path)] })
+          trial = start(Servers.fetch(entry["server"]).new(entry).validate!, supervisor, dir)
+          outcome(entry, paths.to_h { |path| [path, trial.answer(request(path), timeout_s: REQUEST_TIMEOUT_S)] })
         rescue ServiceError, ConfigError => e
-          Outcome.new(entry: entry, reason: e.message, answers: {})
+          Outcome.new(entry: entry, reason: e.message, answers: {}, served: {})
         ensure
-          deployment&.stop
+          trial&.stop
           supervisor.stop_all
         end
       end
@@ -58,17 +58,16 @@ module Rackbench
       private
 
       def start(server, supervisor, dir)
-        Deployment.new(server, supervisor: supervisor, dir: dir, app: @config_ru, env: @env, ready_path: @ready_path,
-                               ready_timeout_s: @ready_timeout_s, log_root: @log_root).start
+        Trial.new(server, supervisor: supervisor, dir: dir, app: @config_ru, env: @env, ready_path: @ready_path,
+                          ready_timeout_s: @ready_timeout_s, log_root: @log_root).start
       end
 
-      # The status, or why there was none.
-      def answer(deployment, path)
-        status, = Request.new("path" => path, "headers" => @headers).perform(deployment.target(path),
-                                                                             timeout_s: REQUEST_TIMEOUT_S)
-        status
-      rescue SystemCallError, IOError => e
-        "no answer: #{e.message}"
+      def request(path) = Request.new("path" => path, "headers" => @headers, "expect_status" => KEPT_STATUSES)
+
+      # answers: {path => Trial::Answer}.
+      def outcome(entry, answers)
+        Outcome.new(entry: entry, answers: answers.transform_values { |a| a.status || a.problems.first },
+                    served: answers.select { |_path, a| a.ok? }.transform_values(&:status))
       end
     end
   end

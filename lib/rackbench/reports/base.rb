@@ -201,8 +201,10 @@ module Rackbench
       # it concerns, one example and the advice.
       def warnings
         all = cells.flat_map { |m| m.warnings.map { |w| [m, w] } }
-        all.group_by { |_, w| [w.kind, w.message.gsub(/\d[\d.,]*/, "#")] }.map do |_, list|
-          m, w = list.max_by { |_, x| x.message.scan(/\d+(?:\.\d+)?/).map(&:to_f).max.to_f }
+        # a warning with a value is one of its kind, the worst shown; one without (an engine's
+        # text) is grouped with those worded alike
+        all.group_by { |_, w| [w.kind, w.value ? nil : w.message.gsub(/\d[\d.,]*/, "#")] }.map do |_, list|
+          m, w = list.max_by { |_, x| x.value.to_f }
           where = "#{m.label} #{m.endpoint} c=#{m.concurrency}"
           count = list.map(&:first).uniq.size
           scope = count > 1 ? "#{count} cells, e.g. #{where}" : where

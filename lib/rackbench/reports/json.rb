@@ -22,7 +22,7 @@ module Rackbench
           end,
           "multiplicity" => verdict_set.multiplicity.to_h
         }
-        sweep = RateSweep.new(cells)
+        sweep = RateSweep.new(cells, auto: run.dig("settings", "auto_rates"))
         data["rate_sweeps"] = sweep.plain_curves if sweep.any?
         data["report"] = document.to_h
         "#{JSON.pretty_generate(data)}\n"

@@ -101,7 +101,7 @@ module Rackbench
 
     def lines(precision: 0.05)
       c = components
-      out = ["A/A: #{a.label.sub(/\AA: /, "")} twice, #{c["starts"]} starts side by side x " \
+      out = ["A/A: #{config_label} twice, #{c["starts"]} starts side by side x " \
              "#{format("%g", c["windows_per_start"])} windows each"]
       out << "spread of throughput: between windows of a start #{pct(c["within_start_cv"])}, " \
              "between starts of a config #{pct(c["own_start_cv"])}, drift shared by configs started together " \
@@ -129,6 +129,9 @@ module Rackbench
     end
 
     private
+
+    # The config both cells measured, labelled by its adapter (the A and B labels left out).
+    def config_label = Servers.fetch(a.server).new(a.config.except("label")).label
 
     def cv(variance) = Math.sqrt(Math.exp(variance) - 1)
     def log_var(share) = Math.log(1 + (share**2))

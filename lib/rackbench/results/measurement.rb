@@ -48,7 +48,9 @@ module Rackbench
     end
 
     # A condition that makes figures less trustworthy, with what to do about it.
-    Warning = Struct.new(:kind, :message, :advice) do
+    # value: the figure the message is about (a share, seconds), so a report
+    # can pick the worst of a kind without reading numbers back out of text.
+    Warning = Struct.new(:kind, :message, :advice, :value) do
       def to_s = advice ? "#{message}: #{advice}" : message
     end
 

@@ -78,6 +78,7 @@ module Rackbench
           levels = endpoint["concurrency"] || suite["concurrency"]
           levels &= config["concurrency"] if config["concurrency"]
           rates = endpoint["rates"] || suite["rates"] || [nil]
+          rates = [nil] if rates == "auto" # found when the suite runs (Tune::AutoRates); no level before
           levels.product(rates).each { |c, rate| cells << cell(cells.size + 1, si, config, endpoint, [c, rate]) }
         end
       end

@@ -74,14 +74,17 @@ module Rackbench
       # The suite's keys whose knobs have bounds (durations, counts, the rate).
       def bounded_keys = KEYS.select { |_, knob| knob.min || knob.max || knob.above }.keys
 
-      # rates: a list of offered rates, not with a fixed rate: beside it.
+      # rates: a list of offered rates, not with a fixed rate: beside it;
+      # or (the suite's) auto, with the slo: that ends its search.
       def validate_rates(data, where)
         return unless data.key?("rates")
 
         rates = data["rates"]
+        return validate_auto_rates(where) if rates == "auto"
+
         unless rates.is_a?(Array) && !rates.empty?
           raise error(where + ["rates"],
-                      "must be a list of requests per second, got #{rates.inspect}")
+                      "must be a list of requests per second#{" or auto" if where.empty?}, got #{rates.inspect}")
         end
         if data.key?("rate") || @data.key?("rate")
           raise error(where + ["rates"],
@@ -89,6 +92,21 @@ module Rackbench
         end
 
         rates.each_with_index { |r, j| check(where + ["rates", j], r) { |v| KEYS["rate"].problem(v) } }
+      end
+
+      # rates: auto (Tune::AutoRates) searches each config's knee under slo:.
+      def validate_auto_rates(where)
+        raise error(where + ["rates"], "auto is the suite's, not an endpoint's: give the endpoint a list") unless where.empty?
+        raise error(["rates"], "cannot be given with rate: (one fixed rate); choose one") if @data.key?("rate")
+        if @data["slo"].nil?
+          raise error(["rates"], "auto needs slo: the bound its search grows the rate to, e.g. slo: 'p99<=200ms'")
+        end
+
+        Tune::Slo.parse(@data["slo"])
+      rescue ConfigError => e
+        raise if e.message.start_with?(@path.to_s)
+
+        raise error(["slo"], e.message.sub(/\A--slo: /, ""))
       end
 
       def port_problem(value) = Port.valid?(value) ? nil : Port::PROBLEM

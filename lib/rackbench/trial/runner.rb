@@ -12,15 +12,16 @@ module Rackbench
   #
   #   for each start (epoch: a fresh deployment of every server config still needed):
   #     for each level (concurrency) -- or, sequential, each server config:
-  #       deploy the configs needed there, side by side
+  #       deploy the configs needed there, side by side (a Trial each)
   #       for each block (one endpoint; its cells are the configs to compare):
-  #         rounds: each cell once, in the Schedule's order -> Window (drain,
-  #         warm-up, load, sample) -> Store#add_repeat
+  #         rounds: each cell once, in the Schedule's order -> Trial#measure
+  #         (drain, warm-up, load, sample) -> Store#add_repeat
   #     after the first stage's last start: decide, once, how many starts each
   #     block needs (RepeatPolicy#starts_needed); a block that has them all
   #     is done: Store#add_cell for each of its cells
   #
-  # Every endpoint is verified once per deployment before it is measured.
+  # Every endpoint is verified once per deployment before it is measured
+  # (Trial#verify!, by the one AnswerRule).
   # Faults (a server that never gets ready, exits, stalls, never drains or
   # answers wrongly) become failed cells with their reason and log tail; the
   # suite goes on.
@@ -34,14 +35,17 @@ module Rackbench
     SHORT_WARMUP_S = 0.25 # later windows on a warm deployment: reconnect only
 
     CellState = Struct.new(:cell, :repeats, :load_s, :done, keyword_init: true)
-    Live = Struct.new(:key, :server, :deployment, :dir, :epoch, :number, :verified, :warmed, :drain, :probe_dir,
-                      :requests, keyword_init: true)
+    # A Trial of a server config in one epoch: its deployment number, the
+    # cells warmed on it and the measured requests it has served.
+    Live = Struct.new(:key, :trial, :epoch, :number, :warmed, :requests, keyword_init: true)
 
     attr_reader :suite, :plan, :store, :supervisor, :pinning, :schedule, :policy
 
     # resume: a Resume, to continue its run instead of starting one; doctor:
     # the findings of `rackbench doctor` (hashes), stored in the run's machine.
     def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil, doctor: nil)
+      raise ConfigError, "rates: auto is found before the run (rackbench run does: Tune::AutoRates)" if suite["rates"] == "auto"
+
       @suite = suite
       @doctor = doctor
       @resume = resume
@@ -64,11 +68,7 @@ module Rackbench
              else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h, plan: plan)
              end
       emit(:run_started, @run, plan)
-      @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
-      @live = {}
-      @deployed = Hash.new(0)
-      @rounds = Hash.new(0)
-      @starts_needed = {}
+      reset_states
       restore if @resume
       status = "interrupted"
       begin
@@ -80,18 +80,27 @@ module Rackbench
         run_starts
         status = "finished"
       ensure
-        ended_by = $ERROR_INFO # what stopped the run: nil once finished
         retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
         @fleet&.close
         supervisor.stop_all
-        store.finish_run(@run["id"], status, ended_by: ended_by)
+        store.finish_run(@run["id"], status, ended_by: $ERROR_INFO) # what stopped the run: nil once finished
       end
       emit(:run_finished, store.run(@run["id"]))
       @run["id"]
     end
 
     private
+
+    # Each cell's repeats so far, the live deployments, the deployment and
+    # round counters, and the starts each block needs (known after the first stage).
+    def reset_states
+      @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
+      @live = {}
+      @deployed = Hash.new(0)
+      @rounds = Hash.new(0)
+      @starts_needed = {}
+    end
 
     # The suite's data plus what this run decided: the seed it drew.
     def settings = suite.data.merge("seed" => schedule.seed)
@@ -221,20 +230,18 @@ module Rackbench
       return if state.done
 
       live = live_for(cell, epoch) or return
-      traffic = Traffic.new(cell.endpoint)
-      target = live.deployment.target(traffic.path)
-      verify_traffic(traffic, cell, live)
-      live.drain ||= Drain.new(live.deployment, path: drain_path(cell), timeout_s: suite["drain_timeout_s"]).calibrate
+      trial = live.trial
+      trial.verify!(cell.endpoint, timeout_s: suite["timeout_s"])
+      drain = trial.drain(path: drain_path(cell), timeout_s: suite["drain_timeout_s"])
       first = !live.warmed.include?(cell.index)
       warmup_s = first ? suite["warmup_s"].to_f : [suite["warmup_s"].to_f, SHORT_WARMUP_S].min
-      load = load_for(target, cell, traffic, warmup_s: warmup_s)
-      cell_dir = File.join(live.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
+      load = load_for(trial, cell, warmup_s: warmup_s)
+      cell_dir = File.join(trial.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
       n = state.repeats.size + 1
-      warm_up(load, live, cell_dir) if first
-      neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.deployment.pids }
-      repeat = @window.measure(live.deployment, load, dir: cell_dir, drain: live.drain, dependencies: dependencies,
-                                                      neighbours: neighbours, log_name: "#{@engine.name}-r#{n}.out",
-                                                      probe_dir: live.probe_dir)
+      warm_up(load, drain, cell_dir) if first
+      neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.trial.pids }
+      repeat = trial.measure(load, dir: cell_dir, dependencies: dependencies, neighbours: neighbours,
+                                   log_name: "#{@engine.name}-r#{n}.out")
       live.warmed << cell.index
       live.requests = live.requests.to_i + repeat.result.requests.to_i
       repeat.resources["memory"]&.store("requests", live.requests) # measured requests this deployment served so far
@@ -246,8 +253,8 @@ module Rackbench
       state.load_s += load.duration_s.to_f + load.warmup_s.to_f
       emit(:repeat_finished, cell, repeat)
     rescue ServiceError, ConfigError => e
-      fail_cell(cell, e.message, e.respond_to?(:log_tail) ? e.log_tail : nil, live&.deployment)
-      retire([live.key]) if live && !live.deployment.alive?
+      fail_cell(cell, e.message, e.respond_to?(:log_tail) ? e.log_tail : nil, live&.trial)
+      retire([live.key]) if live && !live.trial.alive?
     end
 
     # The probe path of the drain: the suite's drain_path, else the bundled
@@ -259,8 +266,9 @@ module Rackbench
       Apps.bundled?(app) ? "/hello" : Traffic.new(cell.endpoint).path
     end
 
-    def load_for(target, cell, traffic, warmup_s:)
-      Engines::Load.new(target: target, concurrency: cell.concurrency, threads: suite["client_threads"],
+    def load_for(trial, cell, warmup_s:)
+      traffic = Traffic.new(cell.endpoint)
+      Engines::Load.new(target: trial.target(traffic.path), concurrency: cell.concurrency, threads: suite["client_threads"],
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
                         rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
@@ -277,13 +285,13 @@ module Rackbench
 
     # An engine that cannot cut the warm-up from its own run gets a separate
     # warm-up run, after a drain; the Window drains again before measuring.
-    def warm_up(load, live, cell_dir)
+    def warm_up(load, drain, cell_dir)
       return if @engine.warmup_in_run? || load.warmup_s.zero?
 
       warm = load.dup
       warm.duration_s = load.warmup_s
       warm.requests = nil
-      live.drain.wait
+      drain.wait
       @engine.run(warm, supervisor: supervisor, dir: cell_dir, cpus: pinning.client_cpus, log_name: "warmup.out")
     rescue ServiceError
       nil # a warm-up failure shows again, measured, in the window itself
@@ -297,32 +305,36 @@ module Rackbench
 
     def server_for(group) = Servers.fetch(group.server_config["server"]).new(group.server_config)
 
-    # The live deployment of the cell's server config for this epoch: started
+    # The live Trial of the cell's server config for this epoch: started
     # (side by side with the others of its level) when there is none, or the
     # one there died. A start failure fails every unfinished cell of the group.
     def live_for(cell, epoch)
       key = group_key(cell)
       live = @live[key]
-      retire([key]) if live && (live.epoch != epoch || !live.deployment.alive?)
+      retire([key]) if live && (live.epoch != epoch || !live.trial.alive?)
       return @live[key] if @live[key]
 
       group = groups.fetch(key)
-      server = server_for(group)
       number = (@deployed[key] += 1)
-      dir = File.join(@run["dir"], format("%02d-%s", group.server_index + 1, slug(cell.key.config_label)), "d#{number}")
-      FileUtils.mkdir_p(dir)
-      setup_server(key, server, File.join(File.dirname(dir), "setup"))
-      app = suite.app_path(*group.server_config["app"])
-      rackup = suite["explain"] ? Probe::Wrapper.write(app: app, dir: dir) : nil
-      deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: app, rackup: rackup,
-                                          env: @service_env, cpus: pinning.server_cpus,
-                                          ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
-                                          host: @fleet&.server_connection(group.server_config), log_root: store.dir).start
-      @live[key] = Live.new(key: key, server: server, deployment: deployment, dir: dir, epoch: epoch, number: number,
-                            verified: {}, warmed: Set.new, probe_dir: rackup && Probe::Wrapper.probe_dir(dir))
+      trial = trial_for(group, cell.key, number)
+      setup_server(key, trial.server, File.join(File.dirname(trial.dir), "setup"))
+      @live[key] = Live.new(key: key, trial: trial.start, epoch: epoch, number: number, warmed: Set.new)
     rescue ServiceError => e
       group.cells.each { |c| fail_cell(c, e.message, e.log_tail) }
       nil
+    end
+
+    # Every answer is checked before it is measured: against the suite's
+    # expect_status/expect_body, else, for a bundled app, the catalogue's
+    # expected answer (AnswerRule). explain: true serves the app inside the probe.
+    def trial_for(group, key, number)
+      config = group.server_config
+      rule = AnswerRule.new(catalogue: Apps.bundled?(config["app"] || suite["app"]), env: @service_env)
+      dir = File.join(@run["dir"], format("%02d-%s", key.variant, slug(key.config_label)), "d#{number}")
+      Trial.new(server_for(group), supervisor: supervisor, dir: dir, app: suite.app_path(*config["app"]), window: @window,
+                                   rule: rule, explain: suite["explain"], env: @service_env, cpus: pinning.server_cpus,
+                                   ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
+                                   host: @fleet&.server_connection(config), log_root: store.dir)
     end
 
     # A server entry's own setup: commands, once per run before its first start.
@@ -335,47 +347,7 @@ module Rackbench
     end
 
     def retire(keys)
-      keys.each { |key| @live.delete(key)&.deployment&.stop }
-    end
-
-    # --- checks -----------------------------------------------------------
-
-    # Every endpoint is requested once and checked before it is measured:
-    # against the suite's expect_status/expect_body, or else, for a bundled
-    # app, against the catalogue's expected answer (Apps.expectation).
-    # Each request of the cell's traffic (a mix: each member), once per deployment.
-    def verify_traffic(traffic, cell, live)
-      return if live.verified[cell.endpoint["name"]]
-
-      traffic.members.each do |m|
-        verify(m.request, live.deployment.target(m.request.path), live.deployment, cell.server_config["app"] || suite["app"])
-      end
-      live.verified[cell.endpoint["name"]] = true
-    end
-
-    # The endpoint's Request (method, headers, body) is sent as the load will send it.
-    def verify(request, target, deployment, app = suite["app"])
-      status, headers, body = request.perform(target, timeout_s: suite["timeout_s"])
-      own_checks = request.expect_status || request.expect_body
-      expectation = Apps.expectation(app, request.path, @service_env) unless own_checks
-      return verify_bundled(request, expectation, status, headers, body) if expectation
-
-      expected = request.expect_status ? Array(request.expect_status) : (200..399)
-      unless expected.include?(status)
-        raise ServiceError, "verify #{request.method} #{request.path}: status #{status}, expected " \
-                            "#{Array(expected).join(" or ")}: #{body[0, 200].inspect}"
-      end
-      if request.expect_body && !body.include?(request.expect_body)
-        raise ServiceError, "verify #{request.method} #{request.path}: body does not contain " \
-                            "#{request.expect_body.inspect}: #{body[0, 200].inspect}"
-      end
-    rescue SystemCallError, IOError => e
-      raise ServiceError.new("verify #{request.path}: #{e.message}", log_tail: deployment.children.first&.log_tail)
-    end
-
-    def verify_bundled(request, expectation, status, headers, body)
-      problems = expectation.problems(status, headers, body)
-      raise ServiceError, "verify #{request.path}: #{problems.join("; ")}" unless problems.empty?
+      keys.each { |key| @live.delete(key)&.trial&.stop }
     end
 
     # --- recording --------------------------------------------------------
@@ -388,21 +360,21 @@ module Rackbench
       record(cell, "ok", state.repeats)
     end
 
-    def fail_cell(cell, reason, log_tail = nil, deployment = nil)
+    def fail_cell(cell, reason, log_tail = nil, trial = nil)
       state = @states[cell.index]
       return if state.done
 
       state.done = true
-      record(cell, "failed", state.repeats, reason: reason, log_tail: log_tail, deployment: deployment)
+      record(cell, "failed", state.repeats, reason: reason, log_tail: log_tail, trial: trial)
     end
 
     # The cell's row: its key's columns (label rendered from it) and how it went.
-    def record(cell, status, repeats, reason: nil, log_tail: nil, deployment: nil)
-      deployment ||= @live[group_key(cell)]&.deployment
+    def record(cell, status, repeats, reason: nil, log_tail: nil, trial: nil)
+      trial ||= @live[group_key(cell)]&.trial
       row = cell.key.columns.merge(
         "position" => cell.index, "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
-        "server_version" => deployment&.server_version || Servers.fetch(cell.server_name).version,
-        "server_command" => deployment&.commands, "engine_command" => repeats.last&.result&.command,
+        "server_version" => trial&.server_version || Servers.fetch(cell.server_name).version,
+        "server_command" => trial&.commands, "engine_command" => repeats.last&.result&.command,
         "started_at" => repeats.first&.started_at || Time.now.utc.iso8601(3)
       )
       measurement = Measurement.new(row, repeats, precision: policy.precision, first_stage: policy.first_stage)

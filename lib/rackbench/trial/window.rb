@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "time"
+
 module Rackbench
   # One measured load window on a running deployment: drain, then the engine
   # run while the Sampler reads the server tree and Noise reads the rest of

@@ -38,7 +38,7 @@ module Rackbench
       MAX_PROBES = 14
       TRIES = 3
       Z = 1.645 # a two-sided 90 % Wilson interval
-      CONFIRM_STEPS = 3
+      CONFIRM_STEPS = 6
       # How close two sustainable rates can be and still be told apart: the
       # bracket's step after the bisection (1.5^(1/4) - 1, about 11 %).
       RESOLUTION = (GROWTH**(1.0 / (2**BISECT_STEPS))) - 1

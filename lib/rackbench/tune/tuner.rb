@@ -62,8 +62,9 @@ module Rackbench
 
         started = now
         suite = Suite.new(suite_data.to_yaml, path: "(tune)")
-        @traffic = Traffic.new(suite.endpoints.last)
-        @name = suite.endpoints.last["name"]
+        @endpoint = suite.endpoints.last
+        @traffic = Traffic.new(@endpoint)
+        @name = @endpoint["name"]
         @run = @store.create_run(suite: suite, settings: suite.data.merge("tune" => settings), machine: machine,
                                  pinning: @pinning.to_h)
         @run_id = @run["id"]
@@ -129,14 +130,12 @@ module Rackbench
 
       def measure(config)
         server = Servers.fetch(config["server"]).new(config)
-        dir = File.join(@run["dir"], format("%02d-%s", @outcomes.size + 1, server.label.gsub(/[^a-z0-9]+/i, "-")))
-        FileUtils.mkdir_p(dir)
-        deployment, knee_probe = deploy(server, dir, 1)
-        knee = Knee.new(slo: @slo, probe: knee_probe).search(estimate(deployment.target(@traffic.path), dir))
+        trial = trial_for(server)
+        knee = Knee.new(slo: @slo, probe: probe(server, trial, 1)).search(estimate(trial))
         if knee.rate
-          deployment.stop
-          deployment, knee_probe = deploy(server, dir, 2)
-          knee.confirm(knee_probe)
+          trial.stop
+          trial = trial_for(server)
+          knee.confirm(probe(server, trial, 2))
         end
         repeat = knee.knee_repeat
         @out&.puts format("  %-20s %s", server.label, knee_text(knee))
@@ -146,16 +145,20 @@ module Rackbench
         @out&.puts format("  %-20s failed: %s", server&.label || config, e.message.lines.first&.strip)
         Outcome.new(config: config, label: server&.label || config.to_s, error: e.message)
       ensure
-        deployment&.stop
+        trial&.stop
       end
 
-      # A fresh deployment of server, checked and calibrated: [Deployment, its probe for Knee].
-      def deploy(server, dir, number)
-        deployment = Deployment.new(server, supervisor: @supervisor, dir: dir, app: app_path, env: Apps.default_env(dir),
-                                            cpus: @pinning.server_cpus, log_root: @store.dir).start
-        @traffic.requests.each { |request| check(deployment.target(request.path), request.path) }
-        drain = Drain.new(deployment, path: @traffic.path, timeout_s: 30).calibrate
-        [deployment, probe(server, deployment, drain, dir, number)]
+      # A fresh Trial of server: started, its traffic checked by the
+      # AnswerRule (the catalogue's, for a bundled app), its drain calibrated.
+      def trial_for(server)
+        dir = File.join(@run["dir"], format("%02d-%s", @outcomes.size + 1, server.label.gsub(/[^a-z0-9]+/i, "-")))
+        env = Apps.default_env(dir)
+        trial = Trial.new(server, supervisor: @supervisor, dir: dir, app: app_path, window: @window, env: env,
+                                  rule: AnswerRule.new(catalogue: Apps.bundled?(@app), env: env), cpus: @pinning.server_cpus,
+                                  log_root: @store.dir).start
+        trial.verify!(@endpoint)
+        trial.drain(path: @traffic.path, timeout_s: 30)
+        trial
       end
 
       def knee_text(knee)
@@ -172,29 +175,26 @@ module Rackbench
 
       def app_path = Apps.bundled?(@app) ? Apps.path(@app) : File.expand_path(@app)
 
-      def check(target, path)
-        status, = Readiness.get(target, timeout_s: 10)
-        raise ServiceError, "#{path} answered #{status}" unless (200..399).cover?(status)
-      end
-
       # A closed-loop second at a few clients: where the rate search starts.
-      def estimate(target, dir)
-        load = Engines::Load.new(target: target, concurrency: ESTIMATE_CLIENTS, duration_s: 1, warmup_s: 0.2, timeout_s: 10,
-                                 traffic: @traffic)
-        @engine.run(load, supervisor: @supervisor, dir: dir, cpus: @pinning.client_cpus, log_name: "estimate.out").requests_per_s
+      def estimate(trial)
+        load = Engines::Load.new(target: trial.target(@traffic.path), concurrency: ESTIMATE_CLIENTS, duration_s: 1,
+                                 warmup_s: 0.2, timeout_s: 10, traffic: @traffic)
+        @engine.run(load, supervisor: @supervisor, dir: trial.dir, cpus: @pinning.client_cpus,
+                          log_name: "estimate.out").requests_per_s
       end
 
-      def probe(server, deployment, drain, dir, number)
-        target = deployment.target(@traffic.path)
+      # Knee's probe on trial (number: its deployment, 1 or 2).
+      def probe(server, trial, number)
+        target = trial.target(@traffic.path)
         lambda do |rate|
           load = Engines::Load.new(target: target, concurrency: connections(rate), duration_s: probe_s(rate),
                                    warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10, traffic: @traffic,
                                    arrivals: "poisson", seed: @position + 1)
-          repeat = @window.measure(deployment, load, dir: dir, drain: drain, log_name: "probe-#{@position + 1}.out")
+          repeat = trial.measure(load, dir: trial.dir, log_name: "probe-#{@position + 1}.out")
           record(server, rate, load, repeat, number)
           repeat
         rescue ServiceError => e
-          raise unless deployment.alive? # a dead server ends the config; a stalled probe only misses
+          raise unless trial.alive? # a dead server ends the config; a stalled probe only misses
 
           raise Knee::Failed, e.message.lines.first.to_s.strip
         end

@@ -81,6 +81,18 @@ module Rackbench
         assert_equal [true, 2500.0, 0.75], last.values_at("p99_censored", "p99_all_ms", "unfinished_share")
       end
 
+      def test_rates_auto_says_each_configs_knee_beside_its_curve
+        auto = { "slo" => "p99 <= 200.0 ms", "knees" => [{ "endpoint" => "/sleep/50", "config" => "puma x0:2", "rate" => 40,
+                                                           "interval" => [40, 44.4] }] }
+        run = RUN.merge("settings" => { "auto_rates" => auto })
+        table = Reports.fetch("table").new(run, cells).render
+        assert_includes table, "Knee at p99 <= 200.0 ms: 40 req/s offered, met on two deployments; the knee lies between " \
+                               "40 and 44.4 req/s (rates: auto)"
+        assert_equal 1, table.scan("Knee at").size, "puma x0:8's curve has no knee found"
+        curve = JSON.parse(Reports.fetch("json").new(run, cells).render)["rate_sweeps"].first
+        assert_equal({ "rate" => 40, "interval" => [40, 44.4], "slo" => "p99 <= 200.0 ms" }, curve["knee"])
+      end
+
       def test_the_table_and_markdown_show_a_curve_per_config
         assert_match %r{^Latency against offered rate: puma x0:8, /sleep/50, 32 connections$}, render("table")
         assert_match %r{^#### Latency against offered rate: puma x0:2, /sleep/50, 32 connections$}, render("markdown")

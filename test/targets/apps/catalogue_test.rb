@@ -24,6 +24,16 @@ module Rackbench
       assert_equal 2495, expect("/static").body.bytesize
     end
 
+    def test_an_entrys_route_matches_its_paths_and_hands_over_whole_numbers
+      sleep = Workloads.endpoint("sleep")
+      assert_equal ["20"], sleep.match("/sleep/20")
+      assert_nil sleep.match("/sleep/x")
+      assert_equal [], Workloads.endpoint("hello").match("/hello")
+      assert_nil Workloads.endpoint("hello").match("/hello/")
+      assert_equal ["sleep", Integer], sleep.segments
+      assert_equal "slept 0 ms", sleep.call(["0"])
+    end
+
     def test_paths_outside_the_catalogue_or_apps_not_bundled_have_no_expectation
       assert_nil expect("/users/1")
       assert_nil expect("/sleep/abc")

@@ -21,7 +21,7 @@ module Rackbench
       assert_equal "ok", cells["/fibonacci/15"]["status"]
       assert_operator cells["/fibonacci/15"]["requests_per_s"], :>, 0
       assert_equal "failed", cells["/cache"]["status"]
-      assert_includes cells["/cache"]["reason"], "verify /cache: status 503, expected 200"
+      assert_includes cells["/cache"]["reason"], "verify GET /cache: status 503, expected 200"
       assert_includes cells["/cache"]["reason"], "RACKBENCH_MEMCACHED is not set"
       assert_nothing_left
     end

@@ -63,7 +63,7 @@ class ServersCommandTest < Minitest::Test
     end
     outcome = Rackbench::CLI::Servers::Probe.new(cache_path: File.join(tmpdir, "probe.json")).server(klass)
     assert_equal "fails", outcome["status"]
-    assert_match(%r{GET /hello answered 500 .*RuntimeError: the app raised}, outcome["reason"])
+    assert_match(%r{GET /hello: status 500, expected 200.*RuntimeError: the app raised}, outcome["reason"])
   end
 
   def test_probe_starts_the_server_and_remembers_that_it_works

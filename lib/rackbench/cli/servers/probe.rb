@@ -19,6 +19,7 @@ module Rackbench
           # Ruby 2.6 syntax on purpose: JRuby 9.3 loads this too.
           run lambda { |env| [200, { "content-type" => "text/plain" }, [env["PATH_INFO"] == "/hello" ? "hello world" : "ok"]] }
         RUBY
+        HELLO = Request.new("path" => "/hello", "expect_status" => 200, "expect_body" => "hello world")
         REQUESTS = 20
         READY_TIMEOUT_S = 120
         ATTEMPTS = 3
@@ -96,18 +97,12 @@ module Rackbench
           File.write(app, HELLO_APP)
           supervisor = Supervisor.new
           server = server_class.new(config).validate!
-          deployment = Deployment.new(server, supervisor: supervisor, dir: dir, app: app, ready_timeout_s: READY_TIMEOUT_S)
+          trial = Trial.new(server, supervisor: supervisor, dir: dir, app: app, ready_timeout_s: READY_TIMEOUT_S)
           begin
-            deployment.start
-            REQUESTS.times do
-              status, _headers, body = Readiness.get(deployment.target("/hello"))
-              unless status == 200 && body.include?("hello world")
-                raise ServiceError.new("GET /hello answered #{status} #{body[0, 80].inspect}",
-                                       log_tail: deployment.children.map { |c| c.log_tail(200) }.join("\n"))
-              end
-            end
+            trial.start
+            REQUESTS.times { trial.check!(HELLO) }
           ensure
-            deployment.stop
+            trial.stop
             supervisor.stop_all
           end
         end

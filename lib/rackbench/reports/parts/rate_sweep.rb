@@ -16,12 +16,17 @@ module Rackbench
     #
     #   RateSweep.new(measurements).curves  # => [{"config", "endpoint", "concurrency", "rows" => [...]}]
     #   RateSweep.new(measurements).sections  # => a Document::Section "rate_sweep" per curve
+    #
+    # With rates: auto (Tune::AutoRates; auto: the run's settings
+    # "auto_rates"), each curve also says its config's knee under the slo:
+    # and where it lies ("knee" in json).
     class RateSweep
       HEADERS = ["offered req/s", "achieved req/s [95% CI]", "p50 ms", "p90 ms", "p99 ms [95% CI]", "unfinished",
                  "errors n/tot"].freeze
 
-      def initialize(measurements)
+      def initialize(measurements, auto: nil)
         @measurements = measurements.select(&:offered_rate_per_s)
+        @auto = auto
       end
 
       def any? = !@measurements.empty?
@@ -29,7 +34,7 @@ module Rackbench
       def curves
         @measurements.group_by { |m| [m.config_label, m.endpoint, m.concurrency] }.map do |(config, endpoint, concurrency), list|
           { "config" => config, "endpoint" => endpoint, "concurrency" => concurrency,
-            "rows" => list.sort_by(&:offered_rate_per_s).map { |m| row(m) } }
+            "rows" => list.sort_by(&:offered_rate_per_s).map { |m| row(m) } }.merge(knee_of(config, list.first))
         end
       end
 
@@ -44,11 +49,27 @@ module Rackbench
         curves.map do |c|
           Document::Section.new("rate_sweep",
                                 "Latency against offered rate: #{c["config"]}, #{c["endpoint"]}, #{c["concurrency"]} connections",
-                                [Grid.new(HEADERS, c["rows"].map { |r| cells(r) }, left: 0)])
+                                [Grid.new(HEADERS, c["rows"].map { |r| cells(r) }, left: 0), *knee_text(c)])
         end
       end
 
       private
+
+      # The config's knee that rates: auto found on this endpoint: {"knee" => {"rate", "interval", "slo"}}, or {}.
+      def knee_of(config, measurement)
+        knee = Array(@auto&.fetch("knees", nil)).find do |k|
+          k["config"] == config && [measurement.path, measurement.endpoint].include?(k["endpoint"])
+        end
+        knee ? { "knee" => knee.slice("rate", "interval").merge("slo" => @auto["slo"]) } : {}
+      end
+
+      def knee_text(curve)
+        knee = curve["knee"] or return []
+        low, high = knee["interval"]
+        where = high ? "between #{format("%g", low)} and #{format("%g", high)} req/s" : "above #{format("%g", low)} req/s"
+        [Document::Text.plain("Knee at #{knee["slo"]}: #{format("%g", knee["rate"])} req/s offered, met on two " \
+                              "deployments; the knee lies #{where} (rates: auto)")]
+      end
 
       def row(measurement)
         ok = measurement.ok?

@@ -24,7 +24,8 @@ module Rackbench
         cells = @report.cells
         Document.new(@report.heading, [*TuneAnswer.new(run).sections, *results, *MixBreakdown.new(cells).sections, *Probe::Section.new(cells).sections,
                                        *CapacitySection.new(cells, run.dig("settings", "capacity")).sections,
-                                       *RateSweep.new(cells).sections, dependencies(cells), verdicts, failures, warnings].compact)
+                                       *RateSweep.new(cells, auto: run.dig("settings", "auto_rates")).sections,
+                                       dependencies(cells), verdicts, failures, warnings].compact)
       end
 
       private
@@ -54,6 +55,7 @@ module Rackbench
         Document::Section.new("verdicts", Base::VERDICTS_HEADING,
                               [Document::Text.list(items), Document::Text.plain(@report.verdicts_note)])
       end
+
       def failures = list("failures", nil, @report.failure_lines)
       def warnings = list("warnings", "Warnings", @report.warnings)
 

@@ -34,14 +34,15 @@ module Rackbench
         Warning.new("noise", "other processes used #{percent(worst)} of the server's and the load generator's CPUs " \
                              "(worst repeat#{busiest(measurement)})",
                     "figures are not comparable with a quiet run; re-run on a quiet machine, or name a process " \
-                    "the app depends on in depends_on:")
+                    "the app depends on in depends_on:", worst)
       end
 
-      # "; busiest: postgres (pid 812) 80 %": the worst repeat's busiest other processes (Noise).
+      # "; busiest: postgres 80 %": the worst repeat's busiest other processes (Noise; their pids are in
+      # the repeat's noise record, not in a message that reports print).
       def busiest(measurement)
         worst = measurement.repeats.max_by { |r| r.noise&.dig("other_cpu_share").to_f }
         named = worst&.noise&.dig("other_busiest").to_a.map do |p|
-          "#{p["command"]} (pid #{p["pid"]}) #{p["cpu_percent"].round} %"
+          "#{p["command"]} #{p["cpu_percent"].round} %"
         end
         named.empty? ? "" : "; busiest: #{named.join(", ")}"
       end
@@ -51,7 +52,7 @@ module Rackbench
         return nil unless worst
 
         Warning.new("neighbours", "a server deployed beside this one was still #{percent(worst)} busy when a window " \
-                                  "started", "use --order sequential for servers that keep working when idle (JIT, GC)")
+                                  "started", "use --order sequential for servers that keep working when idle (JIT, GC)", worst)
       end
 
       def steal(measurement)
@@ -59,7 +60,7 @@ module Rackbench
         return nil unless worst && worst > STEAL_SHARE
 
         Warning.new("steal", "the hypervisor stole #{percent(worst)} of the measured CPUs' time (worst repeat)",
-                    "a busy host: re-run later or on dedicated hardware")
+                    "a busy host: re-run later or on dedicated hardware", worst)
       end
 
       def spread(measurement)
@@ -69,10 +70,20 @@ module Rackbench
         noise = measurement.noise_components
         levels = [("between starts #{percent(noise["between_start_cv"])}" if noise["between_start_cv"]),
                   ("between windows of a start #{percent(noise["within_start_cv"])}" if noise["within_start_cv"])].compact
-        Warning.new("spread", "throughput interval ±#{percent(ci.half_width_share)} after #{noise["starts"]} server starts " \
+        Warning.new("spread", "throughput interval #{width(ci)} after #{noise["starts"]} server starts " \
                               "(#{noise["windows"]} windows; spread #{levels.join(", ")}), wider than the " \
                               "±#{percent(measurement.precision)} target",
-                    "differences smaller than that are noise; raise --max-deployments or run on a quieter machine")
+                    "differences smaller than that are noise; raise --max-deployments or run on a quieter machine",
+                    ci.half_width_share)
+      end
+
+      # "±12 %", or for an interval wider than the figure itself "from 1/9.3 to 9.3 times the figure".
+      def width(interval)
+        share = interval.half_width_share
+        return "±#{percent(share)}" if share <= 1
+
+        factor = format("%.1f", Math.sqrt(interval.high / interval.low))
+        "from 1/#{factor} to #{factor} times the figure"
       end
 
       def drain(measurement)
@@ -81,7 +92,8 @@ module Rackbench
         return nil unless mean_s > DRAIN_WAIT_S
 
         Warning.new("drain", "waited #{mean_s.round(1)} s on average before each window for this server (and those " \
-                             "beside it) to finish earlier requests", "a server that queues work keeps it after the load stops")
+                             "beside it) to finish earlier requests", "a server that queues work keeps it after the load stops",
+                    mean_s)
       end
 
       def memory(measurement)

@@ -43,40 +43,33 @@ module Rackbench
 
       # Checks every endpoint in the catalogue's order, yielding each Check as it is made.
       def run
-        deployment = Deployment.new(@server, supervisor: @supervisor, dir: @dir, app: app_path, env: @env,
-                                             ready_timeout_s: @timeout_s, log_root: @log_root).start
-        @deployment_commands = deployment.commands
+        trial = Trial.new(@server, supervisor: @supervisor, dir: @dir, app: app_path, env: @env, ready_timeout_s: @timeout_s,
+                                   rule: AnswerRule.new(catalogue: true, env: @env), log_root: @log_root).start
+        @deployment_commands = trial.commands
         Apps.endpoints.map do |endpoint|
-          check = check(endpoint, deployment)
+          check = check(endpoint, trial)
           yield check if block_given?
           check
         end
       ensure
-        deployment&.stop
+        trial&.stop
       end
 
       private
 
-      def check(endpoint, deployment)
+      # The endpoint's sample requested once, its answer held to the
+      # catalogue's expectation (the trial's AnswerRule).
+      def check(endpoint, trial)
         missing = endpoint.services.reject { |name| @env.key?(Services.fetch(name)::ENV_KEY) }
         unless missing.empty?
           return Check.new(endpoint: endpoint.name, path: endpoint.sample, problems: [],
                            skipped: "needs the #{missing.join(", ")} service")
         end
 
-        expectation = endpoint.expectation(endpoint.sample, @env)
-        started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-        status, headers, body = request(deployment.target(endpoint.sample))
-        duration_ms = ((Process.clock_gettime(Process::CLOCK_MONOTONIC) - started) * 1000).round(1)
-        Check.new(endpoint: endpoint.name, path: endpoint.sample, status: status, content_type: headers["content-type"],
-                  bytes: body.bytesize, duration_ms: duration_ms,
-                  problems: status ? expectation.problems(status, headers, body) : [body])
-      end
-
-      def request(target)
-        Readiness.get(target, timeout_s: @timeout_s)
-      rescue SystemCallError, IOError => e
-        [nil, {}, "no answer: #{e.message}"]
+        answer = trial.answer(Request.new("path" => endpoint.sample), timeout_s: @timeout_s)
+        Check.new(endpoint: endpoint.name, path: endpoint.sample, status: answer.status,
+                  content_type: answer.headers["content-type"], bytes: answer.body.bytesize,
+                  duration_ms: (answer.duration_s * 1000).round(1), problems: answer.problems)
       end
     end
   end

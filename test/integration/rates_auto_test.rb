@@ -1,0 +1,44 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+
+module Rackbench
+  # rates: auto with a real puma (one thread on 50 ms sleeps: about 20 req/s):
+  # the knee search runs first, its rates become the sweep's levels, and the
+  # curve with the knee appears in table, markdown, json and html.
+  class RatesAutoTest < Minitest::Test
+    def test_rates_auto_finds_the_knee_then_sweeps_around_it
+      path = write_suite("engine" => "native", "endpoints" => ["/sleep/50"], "concurrency" => [32], "rates" => "auto",
+                         "slo" => "p50<=100ms", "duration_s" => 1, "warmup_s" => 0.5, "repeats" => 1, "deployments" => 1,
+                         "servers" => [{ "server" => "puma", "threads" => 1 }])
+      status, out, err = run_cli("run", path, "--results", tmpdir)
+      assert_equal 0, status, "#{out}\n#{err}"
+      store = Store.new(tmpdir)
+      run = store.runs.find { |r| r.dig("settings", "auto_rates") }
+      auto = run.dig("settings", "auto_rates")
+      knee = auto["knees"].first
+      assert_equal "puma x0:1", knee["config"]
+      assert_operator knee["rate"], :<=, 21, "one thread on 50 ms sleeps keeps half its requests under 100 ms up to 20 req/s"
+      rates = store.measurements(run["id"]).map(&:offered_rate_per_s).sort
+      assert_equal auto["rates"]["/sleep/50"], rates, "the levels measured are the rates the search gave"
+      assert_includes rates, knee["rate"], "the knee itself is a level"
+
+      line = %r{^Knee at p50 <= 100\.0 ms, errors <= 0\.1 %: #{format("%g", knee["rate"])} req/s offered}
+      _, table, = run_cli("report", run["id"].to_s, "--results", tmpdir)
+      assert_match line, table
+      assert_match(%r{^Latency against offered rate: puma x0:1, /sleep/50, 32 connections$}, table)
+      _, markdown, = run_cli("report", run["id"].to_s, "--format", "markdown", "--results", tmpdir)
+      assert_match line, markdown
+      _, json, = run_cli("report", run["id"].to_s, "--format", "json", "--results", tmpdir)
+      assert_equal knee["rate"], JSON.parse(json)["rate_sweeps"].first.dig("knee", "rate")
+      _, html_path, = run_cli("report", run["id"].to_s, "--format", "html", "--results", tmpdir)
+      html = File.read(html_path.strip)
+      assert_includes html, 'data-name="sleep-50-c32-rate-sweep"'
+      assert_includes html, "Knee at p50 &lt;= 100.0 ms"
+      assert_nothing_left
+    ensure
+      store&.close
+    end
+  end
+end

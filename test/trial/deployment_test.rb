@@ -1,0 +1,83 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "socket"
+require "minitest/mock"
+
+module Rackbench
+  # A Deployment on real servers: one process, or instances behind a proxy,
+  # started at once, ready when each answers HTTP, sampled and stopped as
+  # one tree; a start that fails stops what it started.
+  class DeploymentTest < Minitest::Test
+    def setup
+      @supervisor = Supervisor.new
+    end
+
+    def teardown
+      @deployment&.stop
+      @supervisor.stop_all
+      assert_nothing_left
+      super
+    end
+
+    def deploy(config, app: Apps.path("rack"), **options)
+      server = Servers.fetch(config["server"]).new(config).validate!
+      @deployment = Deployment.new(server, supervisor: @supervisor, dir: tmpdir, app: app, env: Apps.default_env(tmpdir),
+                                           ready_timeout_s: 60, **options).start
+    end
+
+    def test_one_process_is_ready_when_it_answers_and_is_stopped_as_a_tree
+      deploy({ "server" => "puma", "threads" => 2 })
+      status, _headers, body = Readiness.get(@deployment.target("/hello"))
+      assert_equal [200, "hello world"], [status, body]
+      assert_equal 1, @deployment.children.size
+      assert @deployment.alive?
+      assert_includes @deployment.pids, @deployment.children.first.pid
+      assert_equal Servers.fetch("puma").version, @deployment.server_version
+      @deployment.stop
+      assert_empty @deployment.children
+    end
+
+    # Another process takes the port rackbench chose before the server binds
+    # it (here, on purpose: the port chooser hands out a port held open): the
+    # start is tried again on a fresh port.
+    def test_a_port_taken_between_choosing_and_binding_is_chosen_again
+      taken = TCPServer.new("127.0.0.1", 0)
+      handed = [taken.addr[1]]
+      chooser = Servers::Base.method(:free_port)
+      Servers::Base.stub(:free_port, -> { handed.shift || chooser.call }) { deploy({ "server" => "webrick" }) }
+      refute_equal taken.addr[1], @deployment.target("/hello").port, "the second start chose another port"
+      status, = Readiness.get(@deployment.target("/hello"))
+      assert_equal 200, status
+    ensure
+      taken&.close
+    end
+
+    def test_a_port_the_suite_names_is_not_chosen_again_when_taken
+      taken = TCPServer.new("127.0.0.1", 0)
+      error = assert_raises(ServiceError) { deploy({ "server" => "webrick", "port" => taken.addr[1] }) }
+      assert_match(/Address already in use|EADDRINUSE|never/, error.message)
+    ensure
+      taken&.close
+    end
+
+    def test_instances_behind_a_proxy_each_get_a_bind_and_the_load_goes_to_the_proxy
+      why = Proxies.fetch("nginx").unavailable_reason
+      skip "nginx cannot run here: #{why}" if why
+
+      deploy({ "server" => "puma", "threads" => 1, "instances" => 2, "proxy" => { "proxy" => "nginx" } })
+      assert_equal 2, @deployment.backends.size
+      refute_equal @deployment.backends.first.target, @deployment.backends.last.target
+      assert_equal(%w[puma puma proxy], @deployment.children.map { |c| c.name.split.first })
+      refute_includes @deployment.backends.map(&:target), @deployment.bind.target, "load goes to the proxy"
+      status, = Readiness.get(@deployment.target("/hello"))
+      assert_equal 200, status
+    end
+
+    def test_a_server_that_exits_before_it_is_ready_is_a_service_error_and_leaves_nothing
+      broken = File.join(tmpdir, "broken.ru").tap { |p| File.write(p, "raise 'no app today'\n") }
+      error = assert_raises(ServiceError) { deploy({ "server" => "puma" }, app: broken) }
+      assert_includes error.log_tail.to_s, "no app today", "the server's own words come with it"
+    end
+  end
+end

@@ -1,0 +1,62 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # The Runner on a real puma: every cell measured in its repeats over fresh
+  # deployments, the listener told in order, each cell stored under the key
+  # its plan gave it; an endpoint that answers wrongly fails its own cell
+  # while the others are measured.
+  class RunnerTest < Minitest::Test
+    Listener = Struct.new(:events) do
+      def run_started(_run, plan) = events << [:run_started, plan.size]
+      def repeat_finished(cell, repeat) = events << [:repeat_finished, cell.index, repeat.index, repeat.deployment]
+      def cell_finished(cell, measurement) = events << [:cell_finished, cell.index, measurement.status]
+      def run_finished(run) = events << [:run_finished, run["status"]]
+    end
+
+    def setup
+      why = Engines.fetch("native").new.unavailable_reason
+      skip "native engine: #{why}" if why
+      @store = Store.new(File.join(tmpdir, "results"))
+      @listener = Listener.new([])
+    end
+
+    def teardown
+      @store&.close
+      assert_nothing_left
+      super
+    end
+
+    def run_suite(extra)
+      suite = Suite.load(write_suite({ "engine" => "native", "duration_s" => 0.3, "order" => "sequential" }.merge(extra)))
+      Runner.new(suite, store: @store, listener: @listener).run
+    end
+
+    def test_each_cell_gets_its_repeats_over_fresh_deployments_and_the_listener_hears_them_in_order
+      run_id = run_suite("repeats" => 2, "deployments" => 2)
+      assert_equal [[:run_started, 1], [:repeat_finished, 1, 1, 1], [:repeat_finished, 1, 2, 2], [:cell_finished, 1, "ok"],
+                    [:run_finished, "finished"]], @listener.events
+      assert_equal [1, 2], @store.repeats(run_id).fetch(1).map(&:deployment), "a fresh start per deployment"
+    end
+
+    def test_a_cell_is_stored_under_the_key_its_plan_built
+      run_id = run_suite("endpoints" => ["/hello", "/sleep/1"], "servers" => [{ "server" => "puma", "threads" => 2 }] * 2)
+      planned = @store.planned_cells(run_id)
+      assert_equal 4, planned.size, "stored when the run was created"
+      stored = @store.cells(run_id)
+      key = ->(c) { [c["label"], c["variant"], c["path"]] }
+      assert_equal planned.map(&key), stored.map(&key)
+      assert_equal [1, 1, 2, 2], stored.map { |c| c["variant"] }, "two entries of one config are told apart"
+    end
+
+    def test_a_wrong_answer_fails_its_cell_with_the_reason_and_the_others_are_measured
+      run_id = run_suite("endpoints" => ["/hello", { "name" => "wrong", "path" => "/hello", "expect_body" => "goodbye" }])
+      cells = @store.cells(run_id).to_h { |c| [c["endpoint"], c] }
+      assert_equal "ok", cells["/hello"]["status"]
+      assert_equal "failed", cells["wrong"]["status"]
+      assert_equal 'verify GET /hello: body does not contain "goodbye": "hello world"', cells["wrong"]["reason"]
+      assert_includes @listener.events, [:cell_finished, 2, "failed"]
+    end
+  end
+end

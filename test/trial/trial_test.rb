@@ -1,0 +1,69 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # A Trial on a real puma serving the bundled Rack app: started, its
+  # answers held to the catalogue's rule, a window measured, then stopped
+  # with nothing left behind.
+  class TrialTest < Minitest::Test
+    def setup
+      @supervisor = Supervisor.new
+      engine = Engines.fetch("native").new
+      skip "native engine: #{engine.unavailable_reason}" if engine.unavailable_reason
+      @window = Window.new(engine: engine, supervisor: @supervisor, pinning: Pinning.choose(enabled: false))
+    end
+
+    def teardown
+      @trial&.stop
+      @supervisor.stop_all
+      assert_nothing_left
+      super
+    end
+
+    def start(app: Apps.path("rack"))
+      server = Servers.fetch("puma").new("server" => "puma", "threads" => 2)
+      dir = File.join(tmpdir, "trial")
+      @trial = Trial.new(server, supervisor: @supervisor, dir: dir, app: app, window: @window, env: Apps.default_env(dir),
+                                 rule: AnswerRule.new(catalogue: Apps.bundled?("rack")), ready_timeout_s: 60).start
+    end
+
+    def test_an_answer_is_held_to_the_rule_and_a_wrong_one_is_named_not_raised
+      start
+      hello = @trial.answer(Request.new("path" => "/hello"))
+      assert hello.ok?, hello.to_s
+      assert_equal [200, "hello world"], [hello.status, hello.body]
+      wrong = @trial.answer(Request.new("path" => "/hello", "expect_body" => "goodbye"))
+      assert_equal ['GET /hello: body does not contain "goodbye": "hello world"'], [wrong.to_s]
+      error = assert_raises(ServiceError) { @trial.check!(Request.new("path" => "/nowhere")) }
+      assert_match %r{\Averify GET /nowhere: status 404, expected 200 to 399}, error.message
+      refute_empty error.log_tail.to_s, "the server's log comes with it"
+    end
+
+    def test_an_endpoint_is_verified_once_per_trial
+      start
+      @trial.verify!({ "name" => "hello", "path" => "/hello" })
+      @trial.stop
+      @trial.verify!({ "name" => "hello", "path" => "/hello" }) # checked already: nothing is sent
+      error = assert_raises(ServiceError) { @trial.verify!({ "name" => "sleep", "path" => "/sleep/1" }) }
+      assert_match %r{verify GET /sleep/1: no answer}, error.message
+    end
+
+    def test_a_window_is_measured_after_the_drain_into_a_repeat
+      start
+      @trial.drain(path: "/hello", timeout_s: 30)
+      load = Engines::Load.new(target: @trial.target("/hello"), concurrency: 2, duration_s: 0.5, timeout_s: 10,
+                               traffic: Traffic.new({ "name" => "hello", "path" => "/hello" }))
+      repeat = @trial.measure(load, dir: @trial.dir)
+      assert_operator repeat.result.requests, :>, 0
+      refute_nil repeat.drain_s, "drained before the window"
+      assert_operator repeat.resources["processes_max"].to_i, :>=, 1, "the server tree was sampled"
+    end
+
+    def test_a_config_that_never_gets_ready_is_a_service_error_and_leaves_nothing
+      broken = File.join(tmpdir, "broken.ru").tap { |p| File.write(p, "raise 'no app today'\n") }
+      assert_raises(ServiceError) { start(app: broken) }
+      assert_nil @trial, "no trial to stop: the deployment stopped what it started"
+    end
+  end
+end
