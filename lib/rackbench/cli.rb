@@ -10,6 +10,7 @@ module Rackbench
       "run" => "run a suite (built-in name or YAML file; default: quick) and print its table",
       "report" => "render a stored run again (--format table|markdown|csv|json|html)",
       "compare" => "compare two stored runs cell by cell; exit 1 on a significant regression",
+      "ab" => "measure two versions of your app (folders, git revisions, Gemfiles) in one run; exit 1 if B regressed",
       "calibrate" => "measure this machine's noise by A/A and what it means for the verdicts",
       "explain" => "a stored run's latency split into queue, app and GC (run --explain) and its capacity",
       "doctor" => "list what would make a benchmark of a suite or app misleading, with where and the fix",

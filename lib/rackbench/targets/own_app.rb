@@ -67,8 +67,9 @@ module Rackbench
 
     def other_gemfiles
       @suite.server_configs.filter_map do |c|
-        gemfile = c.dig("env", "BUNDLE_GEMFILE")
-        [@suite.app_path(*c["app"]), gemfile] if gemfile
+        path = @suite.app_path(*c["app"])
+        gemfile = c.dig("env", "BUNDLE_GEMFILE")&.then { |g| File.expand_path(g, File.dirname(path)) }
+        [path, gemfile] if gemfile && gemfile != AppBundle.for(path)&.gemfile
       end.uniq
     end
 
