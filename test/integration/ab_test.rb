@@ -55,7 +55,8 @@ module Rackbench
       status, out, pid = rackbench("ab", app_folder("one", 200), app_folder("two", 200), *settings(4))
       assert_equal 0, status.exitstatus, out
       refute_match "regressed", out
-      assert_match(%r{^A one: puma x0:8 +/ +8 .* (equivalent|inconclusive)$}, out)
+      assert_match(%r{^A one: puma x0:8 +/ +8 .* (equivalent|inconclusive|improved)$}, out,
+                   "measured and compared; by chance alone, 1 run in 40 may say B is faster")
       assert_nothing_left(pid)
     end
 
