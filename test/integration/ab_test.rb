@@ -52,7 +52,7 @@ module Rackbench
     end
 
     def test_two_identical_versions_are_not_said_to_regress
-      status, out, pid = rackbench("ab", app_folder("one", 200), app_folder("two", 200), *settings(4))
+      status, out, pid = rackbench("ab", app_folder("one", 200), app_folder("two", 200), *settings(6))
       assert_equal 0, status.exitstatus, out
       refute_match "regressed", out
       assert_match(%r{^A one: puma x0:8 +/ +8 .* (equivalent|inconclusive|improved)$}, out,

@@ -86,7 +86,11 @@ module Rackbench
       # The suite's data as its file has it (validated first, so an error
       # names its line), or one made of --server and --endpoint; and its path.
       def base_suite
-        path = @suite_path || [@argv.first, @app].compact.map { |p| own_suite_beside(p) }.compact.first
+        if @suite_path && @without_suite
+          raise ConfigError, "--suite names the endpoints and servers; --server and --endpoint are for a run without one"
+        end
+
+        path = @suite_path || (!@without_suite && [@argv.first, @app].compact.map { |p| own_suite_beside(p) }.compact.first)
         if path
           Suite.load(path, overrides: @overrides)
           [Psych.parse(File.read(path), filename: path).to_ruby, path]
@@ -119,8 +123,14 @@ module Rackbench
           o.on("--app PATH", "the app's config.ru (or folder), for revisions and Gemfiles (default: ./config.ru)") do |a|
             @app = a
           end
-          o.on("--server NAME", "without a suite: the server both run on (default puma)") { |s| @server = s }
-          o.on("--endpoint PATH", "without a suite: a path to measure (repeatable; default /)") { |e| @endpoints << e }
+          o.on("--server NAME", "without a suite: the server both run on (default puma)") do |s|
+            @server = s
+            @without_suite = true
+          end
+          o.on("--endpoint PATH", "without a suite: a path to measure (repeatable; default /)") do |e|
+            @endpoints << e
+            @without_suite = true
+          end
           suite_options(o)
           gate_options(o)
         end
