@@ -41,9 +41,9 @@ module Rackbench
 
           ci = m.requests_per_s_ci
           band = ci ? format(" [%.1f, %.1f]", ci.low, ci.high) : ""
-          format("%s: %.1f req/s%s %s, p99 %.2f ms, %d errors, %d windows over %d start%s", name, m.requests_per_s, band,
-                 precision_text(m), m.latency_ms(99).to_f, m.errors, m.repeats.size, m.deployments,
-                 m.deployments == 1 ? "" : "s")
+          format("%s: %.1f req/s%s %s, p99 %.2f ms, %d errors, %s over %s", name, m.requests_per_s, band,
+                 precision_text(m, finished: true), m.latency_ms(99).to_f, m.errors, count(m.repeats.size, "window"),
+                 count(m.deployments, "start"))
         end
 
         private
@@ -51,11 +51,13 @@ module Rackbench
         def name = "#{@cell.label} #{@cell.endpoint["name"]} c=#{@cell.concurrency}"
         def starts = @repeats.map(&:deployment).uniq.size
 
-        def precision_text(measurement)
+        def count(number, noun) = "#{number} #{noun}#{"s" unless number == 1}"
+
+        def precision_text(measurement, finished: false)
           target = format("target ±%.1f %%", @policy.precision * 100)
           ci = measurement.requests_per_s_ci if measurement.repeats.size > 1
           share = ci&.half_width_share
-          return "no interval yet (#{target})" unless share&.finite?
+          return "#{finished ? "no interval" : "no interval yet"} (#{target})" unless share&.finite?
 
           format("±%.1f %% (%s)", share * 100, target)
         end
