@@ -17,13 +17,6 @@ module Rackbench
   # call a trend more often than it should: a warm-up then runs longer than
   # needed, never shorter.
   class Trend
-    # Student's t, two-sided 95 %, by degrees of freedom (n - 2); 1.96 past 30.
-    T_95 = { 1 => 12.71, 2 => 4.30, 3 => 3.18, 4 => 2.78, 5 => 2.57, 6 => 2.45, 7 => 2.36, 8 => 2.31, 9 => 2.26,
-             10 => 2.23, 12 => 2.18, 15 => 2.13, 20 => 2.09, 30 => 2.04 }.freeze
-    # The same at 99 %, for warnings that must rarely cry wolf; 2.58 past 30.
-    T_99 = { 1 => 63.66, 2 => 9.92, 3 => 5.84, 4 => 4.60, 5 => 4.03, 6 => 3.71, 7 => 3.50, 8 => 3.36, 9 => 3.25,
-             10 => 3.17, 12 => 3.05, 15 => 2.95, 20 => 2.85, 30 => 2.75 }.freeze
-    TABLES = { 0.95 => [T_95, 1.96], 0.99 => [T_99, 2.58] }.freeze
     CHANGE_SHARE = 0.05 # a drift under ±5 % over the series is flat, significant or not
 
     attr_reader :values
@@ -62,12 +55,8 @@ module Rackbench
     # level: 0.95 or 0.99, two-sided.
     def significant?(level: 0.95) = size >= 3 && t_statistic.abs >= critical_t(level)
 
-    # The critical value for this series' degrees of freedom (the next smaller tabled df: conservative).
-    def critical_t(level = 0.95)
-      table, beyond = TABLES.fetch(level)
-      df = size - 2
-      df > 30 ? beyond : table.select { |d, _| d <= df }.max_by(&:first).last
-    end
+    # Student's t critical value, two-sided at level, for this series' n - 2 degrees of freedom.
+    def critical_t(level = 0.95) = StudentT.critical(level, size - 2)
 
     def change_share = mean.zero? ? 0.0 : slope * (size - 1) / mean
 
