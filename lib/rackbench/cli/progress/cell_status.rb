@@ -27,9 +27,9 @@ module Rackbench
         def index = @cell.index
         def windows = @measurement ? @measurement.repeats.size : @repeats.size
 
-        # "cell 3/12 puma x0:16 /hello c=8: start 2/4+, 3 windows, ±4.1 % (target ±5.0 %)" (4 starts at least)
+        # "cell 3/12 puma x0:16 /hello c=8: start 2/4+, 3 windows, ±4.1 % (target ±5.0 %)" (auto: 4 starts at least)
         def live_text
-          "cell #{index}/#{@total} #{name}: start #{starts}/#{@policy.starts}+, #{windows} " \
+          "cell #{index}/#{@total} #{name}: start #{starts}/#{@policy.starts}#{"+" if @policy.auto?}, #{windows} " \
             "window#{"s" unless windows == 1}, #{precision_text(Measurement.new({ "status" => "ok" }, @repeats))}"
         end
 
