@@ -25,12 +25,12 @@ module Rackbench
     # What `rackbench run` (and the other commands, where they apply) exit with.
     EXIT_STATUSES = {
       0 => "every cell measured",
-      1 => "run --baseline: a significant regression (verify: a wrong answer)",
+      1 => "run --baseline, compare, ab: a significant regression (verify: a wrong answer)",
       2 => "bad input (suite file, option, name); nothing was started",
       3 => "some cell failed; its reason is in the report",
       4 => "the run could not proceed (a service the run needs failed, the results folder is not writable)",
-      5 => "compare: a baseline cell could not be compared (failed, missing, errors above 1 %): the gate fails closed",
-      6 => "compare --strict: a cell's outcome is inconclusive",
+      5 => "compare, ab: a baseline cell could not be compared (failed, missing, errors above 1 %): the gate fails closed",
+      6 => "compare, ab --strict: a cell's outcome is inconclusive",
       "128+N" => "interrupted by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP); finished cells are kept, " \
                  "the run is marked interrupted"
     }.freeze
