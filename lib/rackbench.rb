@@ -72,6 +72,8 @@ module Rackbench
   autoload :Verdicts, "rackbench/results/verdicts"
   autoload :Simulation, "rackbench/results/simulation"
   autoload :Calibration, "rackbench/results/calibration"
+  autoload :Trend, "rackbench/results/trend"
+  autoload :SteadyWarmup, "rackbench/trial/steady_warmup"
   autoload :Regression, "rackbench/results/regression"
   autoload :Tune, "rackbench/tune"
   autoload :Schedule, "rackbench/suite/schedule"

@@ -52,6 +52,7 @@ typedef struct config {
     int allow_remote;
     int request_start;          /* --request-start: stamp each request with X-Request-Start */
     int head_request;           /* method is HEAD: responses carry no body */
+    int paths_random;           /* --path-order random: each request's path drawn at random (seeded), not in turn */
     /* the serialized requests, one per path */
     char **requests;
     size_t *request_lens;

@@ -36,6 +36,7 @@
 #define MAIN_OPT_ARRIVALS 1002
 #define MAIN_OPT_SEED 1003
 #define MAIN_OPT_GRACE 1004
+#define MAIN_OPT_PATH_ORDER 1005
 #define MAIN_DEFAULT_SEED 1
 
 static const char main_usage[] =
@@ -47,7 +48,7 @@ static const char main_usage[] =
     "      --warmup T         apply load for T first, not counted\n"
     "  -R, --rate R           open loop at R requests/s in total (latency from scheduled send)\n"
     "      --arrivals A       open loop: uniform (evenly spaced, the default) or poisson (random)\n"
-    "      --seed N           poisson arrivals: the generator's seed (default 1): same seed, same times\n"
+    "      --seed N           poisson arrivals and random paths: the generators' seed (default 1): same seed, same draws\n"
     "      --timeout T        a request without a full response after T is a timeout (default 2s)\n"
     "      --grace T          after the window, how long its requests still waiting may complete\n"
     "                         (default 1s); those that do not are censored at their age then\n"
@@ -59,6 +60,7 @@ static const char main_usage[] =
     "  -m, --method M         request method (default GET)\n"
     "      --body S           request body\n"
     "      --path P           request path, repeatable: taken in turn\n"
+    "      --path-order O     turn (the default) or random: each request's path drawn at random, from --seed\n"
     "      --expect-status C  expected status code(s), e.g. 200 or 200,204\n"
     "      --expect-body S    the body must contain S\n"
     "      --endpoint NAME    start an endpoint of a traffic mix: the request options after it are its own\n"
@@ -134,11 +136,8 @@ static void main_build_requests(config_t *cfg)
     }
     if (mix_finish(cfg) < 0)
         main_die("out of memory");
-    for (int e = 0; e < cfg->endpoint_count; e++) {
-        if (strcmp(cfg->endpoints[e].method, "HEAD") == 0)
-            main_die("--endpoint %s: HEAD cannot be part of a mix", cfg->endpoints[e].name);
-        cfg->head_request = 0;
-    }
+    if (cfg->endpoint_count)
+        cfg->head_request = 0; /* each endpoint says whether it is HEAD (mix_endpoint_t.head) */
     for (int e = 0; e < cfg->endpoint_count; e++)
         for (int p = 0; p < cfg->endpoints[e].path_count; p++)
             if (cfg->endpoints[e].request_lens[p] > WORKER_NODELAY_MIN_REQUEST_BYTES)
@@ -159,6 +158,7 @@ static void main_parse(config_t *cfg, int argc, char **argv)
         {"arrivals", required_argument, NULL, MAIN_OPT_ARRIVALS},
         {"seed", required_argument, NULL, MAIN_OPT_SEED},
         {"grace", required_argument, NULL, MAIN_OPT_GRACE},
+        {"path-order", required_argument, NULL, MAIN_OPT_PATH_ORDER},
         {"interval", required_argument, NULL, 'I'},
         {"header", required_argument, NULL, 'H'},
         {"method", required_argument, NULL, 'm'},
@@ -225,6 +225,11 @@ static void main_parse(config_t *cfg, int argc, char **argv)
             break;
         case MAIN_OPT_SEED: cfg->seed = main_count("--seed", optarg, 0); break;
         case MAIN_OPT_GRACE: cfg->grace_ns = main_duration("--grace", optarg); break;
+        case MAIN_OPT_PATH_ORDER:
+            if (strcmp(optarg, "turn") != 0 && strcmp(optarg, "random") != 0)
+                main_die("bad --path-order %s: expected turn or random", optarg);
+            cfg->paths_random = strcmp(optarg, "random") == 0;
+            break;
         case 'I': cfg->interval_ns = main_duration("--interval", optarg); break;
         case 'H':
             if (!strchr(optarg, ':') || strpbrk(optarg, "\r\n") || optarg[0] == ':')

@@ -26,6 +26,7 @@ static void mix_capture(mix_endpoint_t *e, const config_t *cfg)
     e->expect_status_count = cfg->expect_status_count;
     e->expect_body = cfg->expect_body;
     e->expect_body_len = cfg->expect_body_len;
+    e->paths_random = cfg->paths_random;
 }
 
 /* Put the defaults back into cfg's request fields, for the next endpoint's options. */
@@ -40,6 +41,7 @@ static void mix_restore(config_t *cfg)
     cfg->expect_status_count = mix_defaults.expect_status_count;
     cfg->expect_body = mix_defaults.expect_body;
     cfg->expect_body_len = mix_defaults.expect_body_len;
+    cfg->paths_random = mix_defaults.paths_random;
 }
 
 /* The current endpoint takes cfg's request fields (own copies of the lists). */
@@ -100,6 +102,7 @@ int mix_finish(config_t *cfg)
         mix_endpoint_t *e = &cfg->endpoints[i];
         if (e->path_count == 0)
             e->paths[e->path_count++] = cfg->target.path;
+        e->head = strcmp(e->method, "HEAD") == 0;
         e->requests = calloc((size_t)e->path_count, sizeof(char *));
         e->request_lens = calloc((size_t)e->path_count, sizeof(size_t));
         if (!e->requests || !e->request_lens)
@@ -154,9 +157,14 @@ int mix_pick(mix_worker_t *m, const config_t *cfg, const char **req, size_t *len
     }
     m->current[best] -= total;
     const mix_endpoint_t *e = &cfg->endpoints[best];
-    size_t p = m->path_next[best]++;
-    if (m->path_next[best] >= (size_t)e->path_count)
-        m->path_next[best] = 0;
+    size_t p;
+    if (e->paths_random) {
+        p = (size_t)(mix_random(&m->rng) % (uint64_t)e->path_count);
+    } else {
+        p = m->path_next[best]++;
+        if (m->path_next[best] >= (size_t)e->path_count)
+            m->path_next[best] = 0;
+    }
     *req = e->requests[p];
     *len = e->request_lens[p];
     return best;

@@ -9,7 +9,8 @@
  * first --endpoint are defaults of every endpoint (headers add up); after an
  * --endpoint they belong to it. Each thread picks endpoints by smooth
  * weighted round robin (exact shares, no randomness) and an endpoint's
- * paths in turn.
+ * paths in turn, or at random with --path-order random (seeded by --seed).
+ * An endpoint may be HEAD: its responses are read without a body.
  */
 #ifndef RACKBENCH_MIX_H
 #define RACKBENCH_MIX_H
@@ -42,6 +43,8 @@ typedef struct mix_endpoint {
     size_t expect_body_len;
     char **requests;        /* serialized, one per path */
     size_t *request_lens;
+    int head;               /* its method is HEAD: its responses carry no body */
+    int paths_random;       /* --path-order random: its paths drawn at random, not in turn */
 } mix_endpoint_t;
 
 /* One endpoint's counted requests and errors (per thread, then merged). */
@@ -58,6 +61,7 @@ typedef struct mix_stats {
 typedef struct mix_worker {
     int64_t *current;
     size_t *path_next;
+    uint64_t rng;           /* --path-order random: this thread's generator (mix_random) */
     mix_stats_t *stats;
 } mix_worker_t;
 
@@ -94,5 +98,15 @@ void mix_stats_free(mix_stats_t *stats, const struct config *cfg);
 void mix_json(FILE *out, const struct config *cfg, const mix_stats_t *stats, double duration_s);
 /* One line per endpoint for the human summary. */
 void mix_human(FILE *out, const struct config *cfg, const mix_stats_t *stats, double duration_s);
+
+/* splitmix64 (Steele, Lea and Flood): the next number of the generator at
+ * *state; what --path-order random draws paths with (seeded: --seed + thread). */
+static inline uint64_t mix_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
 
 #endif

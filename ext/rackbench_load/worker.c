@@ -83,6 +83,7 @@ typedef struct worker {
     worker_counts_t counts;
     mix_worker_t mix;
     size_t path_next;
+    uint64_t path_rng;      /* --path-order random: this thread's generator (mix_random), from --seed + thread */
     uint64_t start_ns;
     uint64_t measure_ns;
     uint64_t end_ns;
@@ -279,9 +280,14 @@ static void conn_issue(conn_t *c, uint64_t start_ns)
         http_parser_expect_body(&c->parser, cfg->endpoints[c->endpoint].expect_body,
                                 cfg->endpoints[c->endpoint].expect_body_len);
     } else {
-        size_t i = w->path_next++;
-        if (w->path_next >= (size_t)cfg->request_count)
-            w->path_next = 0;
+        size_t i;
+        if (cfg->paths_random) {
+            i = (size_t)(mix_random(&w->path_rng) % (uint64_t)cfg->request_count);
+        } else {
+            i = w->path_next++;
+            if (w->path_next >= (size_t)cfg->request_count)
+                w->path_next = 0;
+        }
         c->req = cfg->requests[i];
         c->req_len = cfg->request_lens[i];
     }
@@ -411,7 +417,8 @@ static void conn_send(conn_t *c, uint64_t now)
 {
     worker_t *w = c->w;
     if (c->req_off == 0) {
-        http_parser_init(&c->parser, w->cfg->head_request);
+        const config_t *cfg = w->cfg;
+        http_parser_init(&c->parser, cfg->endpoint_count ? cfg->endpoints[c->endpoint].head : cfg->head_request);
         c->deadline_ns = now + w->cfg->timeout_ns;
     }
     while (c->req_off < c->req_len) {
@@ -804,6 +811,8 @@ static int worker_setup(worker_t *w, const config_t *cfg, size_t conn_count, dou
     series_init(&w->series, cfg->interval_ns);
     if (mix_worker_init(&w->mix, cfg) < 0 || censor_init(&w->cohort) < 0)
         return -1;
+    w->path_rng = seed;
+    w->mix.rng = seed ^ 0x5851F42D4C957F2Dull; /* endpoints draw apart from the plain path list */
     if (!w->conns || !w->idle || !w->buf || !w->latency_us)
         return -1;
     w->epfd = epoll_create1(EPOLL_CLOEXEC);

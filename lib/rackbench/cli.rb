@@ -10,6 +10,7 @@ module Rackbench
       "run" => "run a suite (built-in name or YAML file; default: quick) and print its table",
       "report" => "render a stored run again (--format table|markdown|csv|json|html)",
       "compare" => "compare two stored runs cell by cell; exit 1 on a significant regression",
+      "ab" => "measure two versions of your app (folders, git revisions, Gemfiles) in one run; exit 1 if B regressed",
       "calibrate" => "measure this machine's noise by A/A and what it means for the verdicts",
       "explain" => "a stored run's latency split into queue, app and GC (run --explain) and its capacity",
       "doctor" => "list what would make a benchmark of a suite or app misleading, with where and the fix",
@@ -24,12 +25,12 @@ module Rackbench
     # What `rackbench run` (and the other commands, where they apply) exit with.
     EXIT_STATUSES = {
       0 => "every cell measured",
-      1 => "run --baseline: a significant regression (verify: a wrong answer)",
+      1 => "run --baseline, compare, ab: a significant regression (verify: a wrong answer)",
       2 => "bad input (suite file, option, name); nothing was started",
       3 => "some cell failed; its reason is in the report",
       4 => "the run could not proceed (a service the run needs failed, the results folder is not writable)",
-      5 => "compare: a baseline cell could not be compared (failed, missing, errors above 1 %): the gate fails closed",
-      6 => "compare --strict: a cell's outcome is inconclusive",
+      5 => "compare, ab: a baseline cell could not be compared (failed, missing, errors above 1 %): the gate fails closed",
+      6 => "compare, ab --strict: a cell's outcome is inconclusive",
       "128+N" => "interrupted by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP); finished cells are kept, " \
                  "the run is marked interrupted"
     }.freeze

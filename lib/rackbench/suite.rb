@@ -50,12 +50,17 @@ module Rackbench
       # once before the first deployment, the path that answers once it is ready.
       key("env", :mapping, default: {}, doc: "environment variables of every server"),
       key("setup", :list, doc: "commands run once before the first deployment"),
+      key("reset", :list, doc: "commands that reset the app's data before each start (or window)"),
+      key("reset_each", :one_of, values: %w[start window], doc: "when reset: runs"),
       key("ready_path", :string, doc: "the path that answers once the app is ready"),
       key("endpoints", :list, doc: "paths, or {path: ..., expect_body: ...}"),
       key("mix", :list, doc: "weighted endpoints sent as one traffic mix"),
       key("concurrency", :list, default: [10], doc: "connections of each cell"),
       duration("duration_s", "measured seconds per cell", default: 2),
       duration("warmup_s", "load applied before measuring, never counted", { min: 0 }, default: 1),
+      # SteadyWarmup: until the last seconds' throughput has no trend (default for Rails, yjit and JRuby servers).
+      key("warmup", :string, doc: "steady (until throughput has no trend) or fixed (warmup_s)"),
+      duration("warmup_s_max", "the longest a steady warm-up may take", default: SteadyWarmup::DEFAULT_MAX_S),
       key("requests", :whole, min: 1, max: 1_000_000_000, doc: "requests per cell instead of a duration"),
       duration("timeout_s", "seconds a request may take", default: 10),
       key("rate", :number, above: 0, unit: "requests per second", doc: "one offered open-loop rate"),

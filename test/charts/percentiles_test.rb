@@ -20,6 +20,22 @@ module Rackbench
       assert_equal 40.0, by_percentile["longest"]["latency_ms"]
       assert_equal 2.0, by_percentile["99%"]["latency_ms"]
       assert_equal(points.map { |p| p["nines"] }.sort, points.map { |p| p["nines"] })
+      assert(points.all? { |p| p["bound"] == "measured" }, "nothing was left without a response")
+    end
+
+    # 1000 completed at 1 ms, 30 left without a response at 2 s: p99 and the longest are lower bounds.
+    def test_percentiles_among_unfinished_requests_are_drawn_as_bounds
+      m = cell("puma", { "server" => "puma" }, histogram: [[1000, 1000]], requests: 1000, spread: [1.0])
+      m.repeats.first.result.window_requests = { "total" => 1030, "completed" => 1000, "censored" => 30,
+                                                 "histogram" => [[1000, 1000]], "censored_histogram" => [[2_000_000, 30]] }
+      by_percentile = Charts::Percentiles.new("rack /hello", [m], ["puma"]).points.to_h { |p| [p["percentile"], p] }
+      assert_equal [1.0, "measured"], by_percentile["50%"].values_at("latency_ms", "bound")
+      assert_equal [2000.0, "at least (unfinished requests)"], by_percentile[">= 99%"].values_at("latency_ms", "bound")
+      assert by_percentile.key?(">= longest")
+      chart = Charts::Percentiles.new("rack /hello", [m], ["puma"]).chart
+      shape = chart.dig("spec", "layer", 1, "encoding", "shape")
+      assert_equal({ "domain" => ["measured", "at least (unfinished requests)"], "range" => %w[circle triangle-up] },
+                   shape["scale"], "circles for measured percentiles, triangles for bounds")
     end
   end
 end

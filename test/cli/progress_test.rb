@@ -11,8 +11,8 @@ module Rackbench
   class ProgressTest < Minitest::Test
     RATES = [100.0, 104.0, 96.0, 101.0].freeze
 
-    def plan
-      suite = Suite.new(suite_yaml("concurrency" => [2, 8], "repeats" => "auto", "deployments" => 2,
+    def plan(repeats: "auto")
+      suite = Suite.new(suite_yaml("concurrency" => [2, 8], "repeats" => repeats, "deployments" => 2,
                                    "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "thin" }]))
       Plan.new(suite)
     end
@@ -70,6 +70,15 @@ module Rackbench
                    "windows of one start give no interval"
       assert_match %r{^  0/4 cells done, 4 windows in \d+s, ETA \d+s\n\z}, screen
       assert_match "\e[3A\r", out.string, "the three lines drawn before are rewritten"
+    end
+
+    def test_with_a_fixed_number_of_windows_the_starts_are_all_there_is
+      out = StringIO.new
+      plan = plan(repeats: 4)
+      progress = CLI::Progress.new(out, live: true)
+      progress.run_started(run_row(plan), plan)
+      progress.repeat_finished(plan.cells.first, repeat(1, 100.0))
+      assert_match %r{^cell 1/4 puma x0:2 /hello c=2: start 1/2, 1 window, }, out.string
     end
 
     def test_a_finished_cell_leaves_its_line_above_those_under_way

@@ -45,13 +45,17 @@ module Rackbench
       assert(m.warnings.any? { |w| w.kind == "spread" }, "an imprecise cell says so")
     end
 
-    # A sleep's throughput barely moves between starts (threads bound it), so
-    # a wide target is met by the first stage.
-    def test_auto_stops_after_the_first_stage_when_the_precision_is_reached
-      _run, cells = run_suite("endpoints" => ["/sleep/20"], "concurrency" => [2], "duration_s" => 0.5, "warmup_s" => 0,
-                              "repeats" => "auto", "deployments" => 3, "windows" => 1, "max_deployments" => 6,
-                              "precision" => 0.5)
-      assert_equal [1, 2, 3], cells.first.repeats.map(&:deployment)
+    # The runner adds exactly the starts the policy asks for after the first
+    # stage, decided from that stage's own spread (RepeatPolicy#starts_needed).
+    def test_auto_makes_the_starts_the_first_stage_asked_for
+      settings = { "endpoints" => ["/sleep/20"], "concurrency" => [2], "duration_s" => 0.5, "warmup_s" => 0,
+                   "repeats" => "auto", "deployments" => 3, "windows" => 1, "max_deployments" => 6, "precision" => 0.3 }
+      _run, cells = run_suite(settings)
+      m = cells.first
+      first_stage = StartSample.of(m.repeats.select { |r| r.deployment <= 3 }, start_of: :deployment.to_proc,
+                                                                               value_of: :good_requests_per_s.to_proc)
+      asked = RepeatPolicy.new(settings).starts_needed([first_stage], load_s_per_start: 0.5)
+      assert_equal (1..asked).to_a, m.repeats.map(&:deployment)
     end
 
     def test_a_server_still_busy_after_the_load_is_waited_for_before_the_next_window

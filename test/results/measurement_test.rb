@@ -83,6 +83,19 @@ module Rackbench
       assert_match "re-run on a quiet machine", warning.advice
     end
 
+    def test_throughput_falling_window_after_window_is_a_drift_warning_and_a_sawtooth_is_not
+      falling = [1000, 900, 780, 700, 610, 520].each_with_index.map do |rps, i|
+        repeat_with(index: i + 1, rps: rps.to_f).tap { |r| r.started_at = "2026-11-23T10:00:0#{i}Z" }
+      end
+      warning = measurement(falling).warnings.find { |w| w.kind == "drift" }
+      assert_match(/\Athroughput fell \d+ % over 6 windows/, warning.message)
+      assert_match "reset_each: window", warning.advice
+      sawtooth = [1000, 800, 990, 810, 1005, 790].each_with_index.map do |rps, i|
+        repeat_with(index: i + 1, rps: rps.to_f).tap { |r| r.started_at = "2026-11-23T10:00:0#{i}Z" }
+      end
+      assert_nil(measurement(sawtooth).warnings.find { |w| w.kind == "drift" }, "each start resets the data")
+    end
+
     def test_the_noise_warning_names_the_busiest_other_processes_and_dependencies_show_beside_the_server
       busy = { "other_cpu_share" => 0.35, "other_busiest" => [{ "command" => "postgres", "pid" => 812, "cpu_percent" => 30.4 }] }
       deps = { "cpu_percent" => 40.0, "pss_max_bytes" => 71 * 1_048_576,

@@ -31,6 +31,8 @@ module Rackbench
       assert_rejected({ "mix" => [{ "endpoint" => "/hello", "weight" => 0.5 }] }, "mix.0", "whole number > 0")
       assert_rejected({ "servers" => [{ "server" => "puma", "env" => { "MAX_THREADS" => nil } }] }, "servers.0.env",
                       '"env" must map names to strings or numbers')
+      assert_rejected({ "reset" => ["bin/rails db:reset", ""] }, "reset.1", "must be a command")
+      assert_rejected({ "reset_each" => "request" }, "reset_each", "must be one of start, window")
       assert_rejected({ "depends_on" => [{ "name" => "postgres" }] }, "depends_on.0",
                       "needs one of port, pid_file, command to find the process")
       assert_rejected({ "servers" => [{ "server" => "puma", "setup" => "bin/warm" }] }, "servers.0.setup",

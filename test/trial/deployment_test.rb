@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "socket"
+require "minitest/mock"
 
 module Rackbench
   # A Deployment on real servers: one process, or instances behind a proxy,
@@ -34,6 +36,29 @@ module Rackbench
       assert_equal Servers.fetch("puma").version, @deployment.server_version
       @deployment.stop
       assert_empty @deployment.children
+    end
+
+    # Another process takes the port rackbench chose before the server binds
+    # it (here, on purpose: the port chooser hands out a port held open): the
+    # start is tried again on a fresh port.
+    def test_a_port_taken_between_choosing_and_binding_is_chosen_again
+      taken = TCPServer.new("127.0.0.1", 0)
+      handed = [taken.addr[1]]
+      chooser = Servers::Base.method(:free_port)
+      Servers::Base.stub(:free_port, -> { handed.shift || chooser.call }) { deploy({ "server" => "webrick" }) }
+      refute_equal taken.addr[1], @deployment.target("/hello").port, "the second start chose another port"
+      status, = Readiness.get(@deployment.target("/hello"))
+      assert_equal 200, status
+    ensure
+      taken&.close
+    end
+
+    def test_a_port_the_suite_names_is_not_chosen_again_when_taken
+      taken = TCPServer.new("127.0.0.1", 0)
+      error = assert_raises(ServiceError) { deploy({ "server" => "webrick", "port" => taken.addr[1] }) }
+      assert_match(/Address already in use|EADDRINUSE|never/, error.message)
+    ensure
+      taken&.close
     end
 
     def test_instances_behind_a_proxy_each_get_a_bind_and_the_load_goes_to_the_proxy

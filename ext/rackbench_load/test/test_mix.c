@@ -1,6 +1,7 @@
 /*
  * test_mix.c - the traffic mix: options grouped per endpoint, exact shares
- * by weight, paths in turn, checks and counts per endpoint.
+ * by weight, paths in turn or at random (seeded), HEAD endpoints, checks and
+ * counts per endpoint.
  */
 #include <string.h>
 
@@ -20,6 +21,60 @@ static config_t test_config(void)
     strcpy(cfg.target.host, "127.0.0.1:9292");
     cfg.target.path = (char *)"/";
     return cfg;
+}
+
+/* --path-order random: an endpoint's paths drawn at random from the seed, the
+ * same draws from the same seed; a HEAD endpoint says so. */
+static void draw(mix_worker_t *m, const config_t *cfg, uint64_t seed, char *seen, size_t n)
+{
+    m->rng = seed;
+    for (size_t i = 0; i < n; i++) {
+        const char *req;
+        size_t len;
+        int e = mix_pick(m, cfg, &req, &len);
+        seen[i] = e == 0 ? req[strlen("GET /items/")] : 'H';
+    }
+}
+
+static void test_random_paths_and_head(void)
+{
+    config_t cfg = test_config();
+    cfg.paths_random = 1;
+    CHECK(mix_begin(&cfg, "item") == 0);
+    cfg.paths[cfg.path_count++] = "/items/1";
+    cfg.paths[cfg.path_count++] = "/items/2";
+    cfg.paths[cfg.path_count++] = "/items/3";
+    cfg.paths[cfg.path_count++] = "/items/4";
+    CHECK(mix_begin(&cfg, "check") == 0);
+    cfg.method = "HEAD";
+    CHECK(mix_finish(&cfg) == 0);
+    CHECK(cfg.endpoints[0].paths_random);
+    CHECK(!cfg.endpoints[0].head);
+    CHECK(cfg.endpoints[1].head);
+
+    mix_worker_t m;
+    CHECK(mix_worker_init(&m, &cfg) == 0);
+    char first[400], again[400], other[400];
+    draw(&m, &cfg, 7, first, sizeof(first));
+    draw(&m, &cfg, 7, again, sizeof(again));
+    draw(&m, &cfg, 8, other, sizeof(other));
+    CHECK(memcmp(first, again, sizeof(first)) == 0);
+    CHECK(memcmp(first, other, sizeof(first)) != 0);
+    int count[5] = {0, 0, 0, 0, 0};
+    int in_turn = 1;
+    char last = 0;
+    for (size_t i = 0; i < sizeof(first); i++) {
+        if (first[i] == 'H')
+            continue;
+        count[first[i] - '0']++;
+        if (last && first[i] != (last == '4' ? '1' : last + 1))
+            in_turn = 0;
+        last = first[i];
+    }
+    for (int id = 1; id <= 4; id++)
+        CHECK(count[id] > 25); /* 200 draws over 4 paths: each near 50 (sd 6), none absent */
+    CHECK(!in_turn);
+    mix_worker_free(&m, &cfg);
 }
 
 int main(void)
@@ -85,5 +140,6 @@ int main(void)
     CHECK_EQ_U(merged[0].cohort.age_us->total + merged[1].cohort.age_us->total, 200);
     mix_stats_free(merged, &cfg);
     mix_worker_free(&m, &cfg);
+    test_random_paths_and_head();
     return test_summary("mix");
 }

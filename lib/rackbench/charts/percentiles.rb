@@ -10,6 +10,9 @@ module Rackbench
     # 99.9 %, ...: x = 1 / (1 - p)), as HdrHistogram's plots draw them.
     # Read from each Measurement's merged histogram (all repeats); up to
     # the percentile the request count can resolve, then the longest request.
+    # Where a percentile falls among requests left without a response
+    # (Measurement#latency_all), it is drawn at its lower bound over all the
+    # windows' requests as a hollow triangle ("censored", ">=" in the tooltip).
     # Created by Page for every cell group.
     #
     #   Percentiles.new("rack /hello at concurrency 8", measurements, labels).chart
@@ -24,9 +27,9 @@ module Rackbench
           next [] unless count.positive?
 
           listed = PERCENTS.select { |p| nines(p) <= count }
-          rows = listed.filter_map { |p| point(m, p, m.latency_ms(p)) }
+          rows = listed.filter_map { |p| censored_point(m, p) || point(m, p, m.latency_ms(p)) }
           longest = m.latency_ms(100)
-          rows << point(m, 100.0 - (100.0 / count), longest, longest: true) if longest && count > 1
+          rows << longest_point(m, longest, count) if longest && count > 1
           rows
         end
       end
@@ -39,16 +42,15 @@ module Rackbench
               "scale" => { "type" => "log", "domain" => [1, [top, 2].max] },
               "axis" => { "values" => x_values, "labelExpr" => LABEL } }
         y_scale = values.all? { |p| p["latency_ms"].positive? } ? { "type" => "log" } : {}
+        encoding = { "x" => x, "y" => { "field" => "latency_ms", "type" => "quantitative", "title" => "latency ms",
+                                        "scale" => y_scale },
+                     "color" => Frame.color(shown_labels),
+                     "tooltip" => [{ "field" => "config" }, { "field" => "percentile" },
+                                   { "field" => "latency_ms", "type" => "quantitative" }] }
         Frame.chart("#{Frame.slug(@title)}-percentiles", "#{@title}: latency by percentile", {
-                      "data" => { "values" => values },
-                      "mark" => { "type" => "line", "point" => true, "tooltip" => true, "interpolate" => "monotone" },
-                      "encoding" => {
-                        "x" => x,
-                        "y" => { "field" => "latency_ms", "type" => "quantitative", "title" => "latency ms", "scale" => y_scale },
-                        "color" => Frame.color(shown_labels),
-                        "tooltip" => [{ "field" => "config" }, { "field" => "percentile" },
-                                      { "field" => "latency_ms", "type" => "quantitative" }]
-                      }
+                      "data" => { "values" => values }, "encoding" => encoding,
+                      "layer" => [{ "mark" => { "type" => "line", "interpolate" => "monotone" } },
+                                  { "mark" => { "type" => "point", "tooltip" => true }, "encoding" => { "shape" => SHAPE } }]
                     }, missing: missing)
       end
 
@@ -56,6 +58,10 @@ module Rackbench
       def nines(percent) = (100.0 / (100.0 - percent)).round(6)
 
       LABEL = "datum.value <= 1 ? '0%' : format(100 - 100 / datum.value, '.6~r') + '%'"
+      # Measured percentiles as circles, lower bounds (over requests left without a response) as triangles.
+      SHAPE = { "field" => "bound", "type" => "nominal", "title" => nil,
+                "scale" => { "domain" => ["measured", "at least (unfinished requests)"],
+                             "range" => %w[circle triangle-up] } }.freeze
 
       private
 
@@ -63,7 +69,23 @@ module Rackbench
         return nil unless latency_ms
 
         { "config" => measurement.label, "nines" => nines(percent).round(3),
-          "percentile" => longest ? "longest" : "#{percent}%", "latency_ms" => latency_ms.round(3) }
+          "percentile" => longest ? "longest" : "#{percent}%", "latency_ms" => latency_ms.round(3),
+          "bound" => "measured" }
+      end
+
+      # The longest request, drawn at the last percentile the count resolves.
+      def longest_point(measurement, longest_ms, count)
+        at = 100.0 - (100.0 / count)
+        censored_point(measurement, 100, at: at) || point(measurement, at, longest_ms, longest: true)
+      end
+
+      # The percentile over all the windows' requests where it is only a lower bound; else nil.
+      def censored_point(measurement, percent, at: percent)
+        all = measurement.latency_all(percent)
+        return nil unless all&.bound && all.value_ms
+
+        point(measurement, at, all.value_ms, longest: percent == 100)
+          .merge("percentile" => ">= #{percent == 100 ? "longest" : "#{percent}%"}", "bound" => "at least (unfinished requests)")
       end
     end
   end

@@ -90,6 +90,8 @@ module Rackbench
           @out.puts "  needs #{name}: #{servers.join(", ")} stopped without it; run init again with --env #{name}=VALUE"
         end
         starter.detection.notes.uniq.each { |n| @out.puts "  note: #{n}" }
+        failed = starter.outcomes.size > starter.started.size || starter.setup_failure
+        @out.puts "  the log paths above are in #{shown(Store::Location.new(@results).dir)}/" if failed
         @out.puts "wrote #{path}; #{next_step(starter)}"
       end
 
@@ -99,6 +101,9 @@ module Rackbench
         "nothing answered 2xx, so it has no endpoints yet: fix what is said above (--env NAME=VALUE for a variable, " \
           "--path /PATH for paths init cannot see), then run init again with --force"
       end
+
+      # A folder as typed from the current one: relative when it is below it.
+      def shown(dir) = dir.start_with?("#{Dir.pwd}/") ? dir.delete_prefix("#{Dir.pwd}/") : dir
 
       def path_name(starter) = @output || File.join(starter.detection.dir, "rackbench.yml")
     end

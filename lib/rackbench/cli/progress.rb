@@ -36,7 +36,7 @@ module Rackbench
         @settings = run["settings"] || {}
         @policy = RepeatPolicy.new(@settings)
         say "rackbench: run #{run["id"]}, suite #{run["suite"]}: #{plan.size} cells, " \
-            "#{repeats_text}, order #{@settings["order"]} (seed #{@settings["seed"]}); results in #{run["dir"]}"
+            "#{@policy}, order #{@settings["order"]} (seed #{@settings["seed"]}); results in #{run["dir"]}"
       end
 
       def repeat_finished(cell, repeat)
@@ -128,8 +128,6 @@ module Rackbench
         end
         left * (now - @started) / @windows
       end
-
-      def repeats_text = @policy.to_s
 
       def duration(seconds)
         s = seconds.round

@@ -58,12 +58,20 @@ module Rackbench
         argv += ["--requests", load.requests.to_s] if load.requests
         argv += ["--warmup", seconds(load.warmup_s)] if load.warmup_s.to_f.positive?
         argv += ["--rate", load.rate.to_s] if load.rate
-        argv += ["--arrivals", load.arrivals, "--seed", load.seed.to_s] if load.rate && load.arrivals
+        argv += seed_args(load)
         argv += ["--header", "Connection: close"] unless load.keepalive
         argv << "--allow-remote" if remote?(load.target)
         argv << "--request-start" if load.request_start
         argv += load.traffic.engine_args if load.traffic
         argv << load.target.url
+      end
+
+      # Poisson arrivals and random ids (ids_order: random) draw from --seed.
+      def seed_args(load)
+        arrivals = load.rate && load.arrivals ? ["--arrivals", load.arrivals] : []
+        return arrivals if arrivals.empty? && load.traffic&.requests.to_a.none?(&:random_ids?)
+
+        [*arrivals, "--seed", load.seed.to_s]
       end
 
       def parse(output, _load, argv)
@@ -102,9 +110,9 @@ module Rackbench
         value == value.round ? "#{value.round}s" : "#{(value * 1000).round}ms"
       end
 
-      # Responses outside 2xx/3xx, the Result's "status" error kind.
+      # Responses outside 2xx/3xx (the AnswerRule's default), the Result's "status" error kind.
       def non_success(status_counts)
-        status_counts.sum { |code, n| (200..399).cover?(code.to_i) ? 0 : n }
+        status_counts.sum { |code, n| AnswerRule::DEFAULT_STATUSES.cover?(code.to_i) ? 0 : n }
       end
 
       def remote?(target)

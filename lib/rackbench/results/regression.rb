@@ -17,6 +17,11 @@ module Rackbench
   #   :equivalent    the interval lies within ±threshold of no change
   #   :inconclusive  none of these (`--strict` fails on it)
   #
+  # `rackbench ab` compares two versions measured in one run, side by side:
+  # paired: true compares them start by start (drift between starts
+  # cancels), and key: says which cell of one version matches which of the
+  # other (Versions#key: the suite's entry, endpoint, concurrency, rate).
+  #
   #   r = Regression.new(baseline_measurements, new_measurements, threshold: 0.05)
   #   r.rows        # => [Row(label, endpoint, concurrency, baseline, current, comparison, outcome, reason)]
   #   r.regressed?  # any row's outcome is :regressed
@@ -34,9 +39,11 @@ module Rackbench
 
     def self.metric_name(name) = ALIASES.fetch(name, name)
 
-    def initialize(baseline, current, threshold: 0.05, metric: "good_requests_per_s")
+    def initialize(baseline, current, threshold: 0.05, metric: "good_requests_per_s", paired: false, key: nil)
       @baseline = baseline
       @current = current
+      @paired = paired
+      @key = key
       @threshold = threshold
       @metric = self.class.metric_name(metric)
       _, @better, = Measurement.metric(@metric)
@@ -46,7 +53,7 @@ module Rackbench
     def rows
       @rows ||= @baseline.map do |before|
         now = @current.find { |m| key(m) == key(before) }
-        comparison = now && Comparison.new(now, before, metric: metric, paired: false, margin: threshold)
+        comparison = now && Comparison.new(now, before, metric: metric, paired: @paired, margin: threshold)
         outcome, reason = outcome(before, now, comparison)
         Row.new(label: before.label, endpoint: before.endpoint, concurrency: before.concurrency, baseline: before,
                 current: now, comparison: comparison, outcome: outcome, reason: reason)
@@ -87,7 +94,11 @@ module Rackbench
 
     # The endpoint by its name (its path unless the suite names it), so a
     # suite can change what an endpoint does and still be compared.
-    def key(measurement) = [measurement.config, measurement.endpoint, measurement.concurrency, measurement.offered_rate_per_s]
+    def key(measurement)
+      return @key.call(measurement) if @key
+
+      [measurement.config, measurement.endpoint, measurement.concurrency, measurement.offered_rate_per_s]
+    end
 
     def outcome(before, now, comparison)
       return [:not_compared, "not in the new run"] unless now

@@ -17,12 +17,18 @@ module Rackbench
       # requests (Request.problem); mix: weights of the suite's endpoints.
       def validate_own_app
         validate_env
-        validate_list("setup") { |c| c.is_a?(String) && !c.strip.empty? ? nil : "must be a command (a string)" }
+        %w[setup reset].each do |key|
+          validate_list(key) { |c| c.is_a?(String) && !c.strip.empty? ? nil : "must be a command (a string)" }
+        end
         if @data["ready_path"] && !@data["ready_path"].start_with?("/")
           raise error(["ready_path"], "must be a path starting with /, got #{@data["ready_path"].inspect}")
         end
 
         validate_list("depends_on") { |entry| Dependency.problem(entry) }
+        if @data["warmup"] && !%w[steady fixed].include?(@data["warmup"])
+          raise error(["warmup"], "must be steady or fixed, got #{@data["warmup"].inspect}")
+        end
+
         validate_requests
         validate_mix
         validate_engine_requests

@@ -9,6 +9,7 @@ module Rackbench
   #   env: {RAILS_ENV: production, SECRET_KEY_BASE: dummy}
   #   setup:                       # run once, in the app's folder, under its bundle
   #     - bin/rails db:prepare
+  #   reset: [bin/rails db:reset]  # before each start (reset_each: window: each window)
   #
   #   own = OwnApp.new(suite)
   #   own.provenance        # {config.ru => {gemfile, gemfile_lock_sha256, ruby, gems}}
@@ -55,12 +56,20 @@ module Rackbench
                                                                                             log_root: log_root)
     end
 
+    # The suite's reset: commands (a db:reset, a truncate), with the server
+    # entry's env over the suite's, before a start or a window.
+    def server_reset!(server, supervisor, dir, service_env, app_path:, log_root: nil)
+      run_commands(@suite["reset"], supervisor, dir, env(service_env).merge(server.entry_env), app_path: app_path,
+                                                                                               log_root: log_root)
+    end
+
     private
 
     def other_gemfiles
       @suite.server_configs.filter_map do |c|
-        gemfile = c.dig("env", "BUNDLE_GEMFILE")
-        [@suite.app_path(*c["app"]), gemfile] if gemfile
+        path = @suite.app_path(*c["app"])
+        gemfile = c.dig("env", "BUNDLE_GEMFILE")&.then { |g| File.expand_path(g, File.dirname(path)) }
+        [path, gemfile] if gemfile && gemfile != AppBundle.for(path)&.gemfile
       end.uniq
     end
 

@@ -6,11 +6,14 @@ require "uri"
 
 module Rackbench
   # A real request of an endpoint: method, headers and a body (JSON or form),
-  # with ids drawn in turn from a list where the path has ":id".
+  # with ids drawn in turn from a list where the path has ":id", or at random
+  # (ids_order: random; seeded, so the same draws each run).
   #
   #   endpoints:
   #     - /
   #     - {path: "/items/:id", ids: [1, 2, 3]}
+  #     - {path: "/items/:id", ids: [1, 2, 3, 4], ids_order: random}
+  #     - {name: check, path: /items, method: HEAD}
   #     - {name: create, path: /items, method: POST, json: {item: {name: x}},
   #        headers: {Cookie: "session=abc"}, expect_status: 201, expect_body: '"name":"x"'}
   #
@@ -18,7 +21,8 @@ module Rackbench
   # every request and checks each answer (#engine_args: -m, -H, --body,
   # --path, --expect-status, --expect-body).
   class Request
-    KEYS = %w[method headers body json form ids].freeze
+    KEYS = %w[method headers body json form ids ids_order].freeze
+    IDS_ORDERS = %w[turn random].freeze
     METHOD = /\A[A-Z]+\z/
 
     attr_reader :name, :method, :paths, :headers, :body, :expect_status, :expect_body
@@ -47,6 +51,11 @@ module Rackbench
     end
 
     def self.ids_problem(entry)
+      if entry.key?("ids_order")
+        order = entry["ids_order"]
+        return "ids_order must be turn or random, got #{order.inspect}" unless IDS_ORDERS.include?(order)
+        return "ids_order needs ids: [...]" unless entry.key?("ids")
+      end
       return nil unless entry.key?("ids")
       return "ids must be a non-empty list" unless entry["ids"].is_a?(Array) && entry["ids"].any?
 
@@ -58,6 +67,7 @@ module Rackbench
       @method = endpoint.fetch("method", "GET").to_s
       ids = endpoint["ids"]
       @ids = !ids.nil?
+      @random_ids = endpoint["ids_order"] == "random"
       @paths = ids ? ids.map { |id| endpoint["path"].sub(":id", URI.encode_www_form_component(id.to_s)) } : [endpoint["path"]]
       @headers = (endpoint["headers"] || {}).to_h { |k, v| [k.to_s, v.to_s] }
       @body = encode_body(endpoint)
@@ -66,6 +76,7 @@ module Rackbench
     end
 
     def path = paths.first
+    def random_ids? = @random_ids
     def plain_get? = method == "GET" && headers.empty? && body.nil? && !@ids
 
     # The request, sent once to target (its path replaced); [status, headers, body].
@@ -90,6 +101,7 @@ module Rackbench
       headers.each { |k, v| args += ["--header", "#{k}: #{v}"] }
       args += ["--body", body] if body
       args += paths.flat_map { |p| ["--path", p] } if @ids
+      args += ["--path-order", "random"] if @random_ids
       args += ["--expect-status", Array(expect_status).join(",")] if expect_status
       args += ["--expect-body", expect_body] if expect_body
       args

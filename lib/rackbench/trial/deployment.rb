@@ -44,9 +44,32 @@ module Rackbench
 
     def instances = server.config.fetch("instances", 1)
 
+    # A port rackbench chose was taken by another process between choosing and
+    # binding: the start is tried again on fresh ports (never for a port the
+    # suite names).
+    PORT_TAKEN = /Address already in use|EADDRINUSE/
+    START_ATTEMPTS = 3
+
     # Starts every instance at once, waits until each answers HTTP, then starts
     # the proxy in front of them (4 thin instances took 8.8 s one after another).
     def start
+      attempt = 0
+      begin
+        attempt += 1
+        start_once
+      rescue ServiceError => e
+        raise unless attempt < START_ATTEMPTS && port_taken?(e)
+
+        retry
+      end
+    end
+
+    def port_taken?(error)
+      chosen = server.config["port"].nil? && (proxy.nil? || proxy.config["port"].nil?)
+      chosen && "#{error.message}\n#{error.log_tail}".match?(PORT_TAKEN)
+    end
+
+    def start_once
       started = Array.new(instances) { |i| start_instance(i) }
       started.each do |child, bind|
         Readiness.wait(ready_target(bind), child: child, timeout_s: @ready_timeout_s, app_dir: app_dir, log_root: @log_root)

@@ -65,7 +65,7 @@ module Rackbench
     def to_s
       return "#{@fixed} window#{"s" unless @fixed == 1} over #{@starts} server start#{"s" unless @starts == 1}" unless auto?
 
-      "#{@starts} server starts x #{@windows} windows, then more starts (at most #{@max_starts}, " \
+      "#{@starts} server starts x #{@windows} window#{"s" unless @windows == 1}, then more starts (at most #{@max_starts}, " \
         "#{format("%g", @max_cell_s)} s of load a cell) until the throughput interval is within " \
         "±#{format("%g", @precision * 100)} %"
     end

@@ -234,15 +234,15 @@ module Rackbench
       trial.verify!(cell.endpoint, timeout_s: suite["timeout_s"])
       drain = trial.drain(path: drain_path(cell), timeout_s: suite["drain_timeout_s"])
       first = !live.warmed.include?(cell.index)
-      warmup_s = first ? suite["warmup_s"].to_f : [suite["warmup_s"].to_f, SHORT_WARMUP_S].min
-      load = load_for(trial, cell, warmup_s: warmup_s)
+      steady = first && SteadyWarmup.wanted?(suite, trial.server, suite.app_path(*trial.server.config["app"]))
+      load = load_for(trial, cell, warmup_s: first && !steady ? suite["warmup_s"].to_f : short_warmup_s)
       cell_dir = File.join(trial.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
       n = state.repeats.size + 1
-      warm_up(load, drain, cell_dir) if first
+      warmed = prepare_window(load, drain, trial.server, File.join(cell_dir, "reset-r#{n}"), first: first, steady: steady)
       neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.trial.pids }
       repeat = trial.measure(load, dir: cell_dir, dependencies: dependencies, neighbours: neighbours,
                                    log_name: "#{@engine.name}-r#{n}.out")
-      live.warmed << cell.index
+      warmed!(live, cell, repeat, warmed)
       live.requests = live.requests.to_i + repeat.result.requests.to_i
       repeat.resources["memory"]&.store("requests", live.requests) # measured requests this deployment served so far
       repeat.index = n
@@ -283,6 +283,41 @@ module Rackbench
       cell.rate ? "poisson" : "uniform"
     end
 
+    # Later windows on a warm deployment (and the window after a steady warm-up): reconnect only.
+    def short_warmup_s = [suite["warmup_s"].to_f, SHORT_WARMUP_S].min
+
+    # Before each window: the app's data reset (reset_each: window); then,
+    # before the first window of a cell on a start, the warm-up: until steady
+    # (returns what SteadyWarmup recorded), or for warmup_s.
+    def prepare_window(load, drain, server, reset_dir, first:, steady:)
+      reset!(server, reset_dir, "window")
+      cell_dir = File.dirname(reset_dir)
+      return steady_warmup.run(load, dir: cell_dir) if steady
+
+      warm_up(load, drain, cell_dir) if first
+      nil
+    end
+
+    # The suite's reset: commands, before each start or (reset_each: window)
+    # each window, so writes do not pile up from one to the next; a failure
+    # fails the cell (a start's: the server's cells).
+    def reset!(server, dir, moment)
+      return unless suite["reset"] && suite["reset_each"] == moment
+
+      own_app.server_reset!(server, supervisor, dir, @service_env, app_path: suite.app_path(*server.config["app"]),
+                                                                   log_root: store.dir)
+    end
+
+    # The cell is warm on this start; a steady warm-up's record goes with its first window.
+    def warmed!(live, cell, repeat, record)
+      live.warmed << cell.index
+      repeat.resources["warmup"] = record if record
+    end
+
+    def steady_warmup
+      @steady_warmup ||= SteadyWarmup.new(engine: @engine, supervisor: supervisor, pinning: pinning, max_s: suite["warmup_s_max"])
+    end
+
     # An engine that cannot cut the warm-up from its own run gets a separate
     # warm-up run, after a drain; the Window drains again before measuring.
     def warm_up(load, drain, cell_dir)
@@ -318,6 +353,7 @@ module Rackbench
       number = (@deployed[key] += 1)
       trial = trial_for(group, cell.key, number)
       setup_server(key, trial.server, File.join(File.dirname(trial.dir), "setup"))
+      reset!(trial.server, File.join(trial.dir, "reset"), "start")
       @live[key] = Live.new(key: key, trial: trial.start, epoch: epoch, number: number, warmed: Set.new)
     rescue ServiceError => e
       group.cells.each { |c| fail_cell(c, e.message, e.log_tail) }

@@ -15,6 +15,7 @@ module Rackbench
   #   versions = Versions.parse("Gemfile", "Gemfile.next", app: "shop/config.ru")  # one app, two bundles
   #   versions.prepare(dir)     # revisions: each checked out under dir (git worktree)
   #   versions.suite_data(data) # the suite's data, servers doubled: entry i as A (variant 2i+1) and B (2i+2)
+  #   a, b = versions.split(store.measurements(run_id))      # then Regression.new(a, b, key: versions.key, paired: true)
   #   versions.cleanup          # the checkouts removed
   #
   # A and B must be of one kind; a bad name is a ConfigError that starts nothing.
@@ -89,9 +90,11 @@ module Rackbench
     end
 
     # The measurements of A and of B, in the order of the suite's entries.
-    def split(measurements)
-      measurements.partition { |m| m.cell["variant"].to_i.odd? }
-    end
+    def split(measurements) = measurements.partition { |m| m.variant.to_i.odd? }
+
+    # What matches a cell of A with one of B (Regression's key:): the
+    # suite's server entry they both come from, endpoint, concurrency, rate.
+    def key = ->(m) { [(m.variant.to_i - 1) / 2, m.endpoint, m.concurrency, m.offered_rate_per_s] }
 
     private
 

@@ -27,9 +27,9 @@ module Rackbench
         def index = @cell.index
         def windows = @measurement ? @measurement.repeats.size : @repeats.size
 
-        # "cell 3/12 puma x0:16 /hello c=8: start 2/4+, 3 windows, ±4.1 % (target ±5.0 %)" (4 starts at least)
+        # "cell 3/12 puma x0:16 /hello c=8: start 2/4+, 3 windows, ±4.1 % (target ±5.0 %)" (auto: 4 starts at least)
         def live_text
-          "cell #{index}/#{@total} #{name}: start #{starts}/#{@policy.starts}+, #{windows} " \
+          "cell #{index}/#{@total} #{name}: start #{starts}/#{@policy.starts}#{"+" if @policy.auto?}, #{windows} " \
             "window#{"s" unless windows == 1}, #{precision_text(Measurement.new({ "status" => "ok" }, @repeats))}"
         end
 
@@ -41,9 +41,9 @@ module Rackbench
 
           ci = m.requests_per_s_ci
           band = ci ? format(" [%.1f, %.1f]", ci.low, ci.high) : ""
-          format("%s: %.1f req/s%s %s, p99 %.2f ms, %d errors, %d windows over %d start%s", name, m.requests_per_s, band,
-                 precision_text(m), m.latency_ms(99).to_f, m.errors, m.repeats.size, m.deployments,
-                 m.deployments == 1 ? "" : "s")
+          format("%s: %.1f req/s%s %s, p99 %.2f ms, %d errors, %s over %s", name, m.requests_per_s, band,
+                 precision_text(m, finished: true), m.latency_ms(99).to_f, m.errors, count(m.repeats.size, "window"),
+                 count(m.deployments, "start"))
         end
 
         private
@@ -51,11 +51,13 @@ module Rackbench
         def name = "#{@cell.label} #{@cell.endpoint["name"]} c=#{@cell.concurrency}"
         def starts = @repeats.map(&:deployment).uniq.size
 
-        def precision_text(measurement)
+        def count(number, noun) = "#{number} #{noun}#{"s" unless number == 1}"
+
+        def precision_text(measurement, finished: false)
           target = format("target ±%.1f %%", @policy.precision * 100)
           ci = measurement.requests_per_s_ci if measurement.repeats.size > 1
           share = ci&.half_width_share
-          return "no interval yet (#{target})" unless share&.finite?
+          return "#{finished ? "no interval" : "no interval yet"} (#{target})" unless share&.finite?
 
           format("±%.1f %% (%s)", share * 100, target)
         end

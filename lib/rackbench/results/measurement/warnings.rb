@@ -10,6 +10,8 @@ module Rackbench
       OTHER_CPU_SHARE = 0.10   # other processes' share of the measured CPUs
       STEAL_SHARE = 0.02       # hypervisor steal
       DRAIN_WAIT_S = 1.0
+      DRIFT_WINDOWS = 6        # windows a trend is looked for in
+      DRIFT_SHARE = 0.20       # the fall over them that matters
 
       module_function
 
@@ -17,7 +19,19 @@ module Rackbench
         return [] unless measurement.ok?
 
         [*engine(measurement), noise(measurement), neighbours(measurement), steal(measurement), spread(measurement),
-         drain(measurement), memory(measurement)].compact
+         drain(measurement), memory(measurement), drift(measurement)].compact
+      end
+
+      # Throughput falling window after window (Trend#falling_steadily?): writes that
+      # pile up (a table that grows) make later windows slower.
+      def drift(measurement)
+        rates = measurement.repeats.sort_by { |r| r.started_at.to_s }.map(&:requests_per_s)
+        trend = Trend.new(rates)
+        return nil unless rates.size >= DRIFT_WINDOWS && trend.falling_steadily?(within: DRIFT_SHARE)
+
+        Warning.new("drift", "throughput fell #{percent(-trend.change_share)} over #{rates.size} windows, one after another " \
+                             "(a trend, not noise)", "the app's data may grow with each write: reset it between starts " \
+                                                     "(reset: [...], or reset_each: window)")
       end
 
       def engine(measurement)

@@ -1,0 +1,82 @@
+# frozen_string_literal: true
+
+module Rackbench
+  # Warm-up until steady: load in chunks until the per-second throughput of
+  # the last POINTS seconds has no trend (Trend), or warmup_s_max has
+  # passed, so the first windows of a cold JVM, a cold YJIT or an empty
+  # cache are not measured as steady state. The Runner runs it before the
+  # first window of each cell on each start, and records what it returns
+  # with that window (resources["warmup"]).
+  #
+  #   warmup: steady        # or fixed (warmup_s only); by default steady for Rails, yjit: true and JRuby servers
+  #   warmup_s_max: 60
+  #
+  #   SteadyWarmup.new(engine: native, supervisor: sup, pinning: pinning, max_s: 60).run(load, dir: cell_dir)
+  #   # => {"mode" => "steady", "duration_s" => 12.1, "steady" => true, "requests_per_s" => [210.0, 480.0, ...]}
+  class SteadyWarmup
+    CHUNK_S = 3
+    POINTS = 6
+    DEFAULT_MAX_S = 60
+
+    # Whether a cell warms up until steady: asked for, or (warmup: not given,
+    # and some warm-up wanted) an app or server that JITs or caches.
+    def self.wanted?(suite, server, app_path)
+      return suite["warmup"] == "steady" if suite["warmup"]
+      return false unless suite["warmup_s"].to_f.positive?
+
+      server.yjit? || jruby?(server) || rails?(app_path)
+    end
+
+    # A JRuby server (its base class is loaded with the first of them).
+    def self.jruby?(server) = defined?(Servers::JRubyBase) ? server.is_a?(Servers::JRubyBase) : false
+
+    def self.rails?(app_path) = File.file?(File.join(File.dirname(app_path), "config", "application.rb"))
+
+    def initialize(engine:, supervisor:, pinning:, max_s: DEFAULT_MAX_S)
+      @engine = engine
+      @supervisor = supervisor
+      @pinning = pinning
+      @max_s = max_s || DEFAULT_MAX_S
+    end
+
+    # An engine without a per-second series (wrk, ab) cannot tell: it warms
+    # up for max_s and says so.
+    def run(load, dir:)
+      started = now
+      rates = []
+      chunk = 0
+      until steady?(rates) || now - started >= @max_s
+        chunk += 1
+        result = @engine.run(chunk_load(load, [CHUNK_S, @max_s - (now - started)].min), supervisor: @supervisor, dir: dir,
+                                                                                        cpus: @pinning.client_cpus,
+                                                                                        log_name: "warmup-#{chunk}.out")
+        rates.concat(per_second(result))
+      end
+      { "mode" => "steady", "duration_s" => (now - started).round(2), "steady" => steady?(rates),
+        "requests_per_s" => rates.map { |r| r.round(1) } }
+    end
+
+    private
+
+    def steady?(rates) = rates.size >= POINTS && Trend.new(rates.last(POINTS)).flat?
+
+    def chunk_load(load, duration_s)
+      load.dup.tap do |chunk|
+        chunk.duration_s = [duration_s, 1].max
+        chunk.warmup_s = 0
+        chunk.requests = nil
+      end
+    end
+
+    # Requests per second of each full second of the result's series.
+    def per_second(result)
+      points = result.series
+      points.each_with_index.filter_map do |point, i|
+        interval_s = i.zero? ? point["t_s"].to_f : point["t_s"].to_f - points[i - 1]["t_s"].to_f
+        point["requests"] / interval_s if interval_s >= 0.5
+      end
+    end
+
+    def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  end
+end

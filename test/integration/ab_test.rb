@@ -1,0 +1,113 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "open3"
+require_relative "fixture_app_helper"
+
+module Rackbench
+  # rackbench ab on real puma: two versions of a small Rack app whose one
+  # endpoint sleeps about 200 ms (150 to 250 ms drawn at random, so that the
+  # clients drift out of step and each window counts about as many requests).
+  # Its throughput is set by the sleeps (8 clients: 40 req/s), too few
+  # requests for a busy machine's CPU to move much. A slower version sleeps a
+  # fifth longer (180 to 300 ms): a sixth fewer requests per second.
+  class AbTest < Minitest::Test
+    include FixtureAppHelper
+
+    # The suite both versions are measured with: 2 windows on each of `starts` server starts.
+    def settings(starts)
+      suite = write_suite({ "endpoints" => ["/"], "concurrency" => [8], "duration_s" => 2,
+                            "warmup_s" => 0.5, "engine" => "native", "repeats" => 2 * starts, "deployments" => starts,
+                            "servers" => [{ "server" => "puma", "threads" => 8 }] }, "ab.yml")
+      ["--suite", suite, "--results", File.join(tmpdir, "results")]
+    end
+
+    def app_folder(name, sleep_ms)
+      dir = File.join(tmpdir, name)
+      FileUtils.mkdir_p(dir)
+      write_app(dir, sleep_ms)
+      dir
+    end
+
+    # A config.ru whose answer takes sleep_ms on average, ±25 %.
+    def write_app(dir, sleep_ms)
+      low = sleep_ms * 0.75 / 1000
+      high = sleep_ms * 1.25 / 1000
+      File.write(File.join(dir, "config.ru"),
+                 "run ->(_env) { sleep(rand(#{low}..#{high})); [200, { \"content-type\" => \"text/plain\" }, [\"ok\"]] }\n")
+    end
+
+    def git(dir, *args)
+      out, status = Open3.capture2e("git", "-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", *args)
+      assert status.success?, out
+      out
+    end
+
+    def test_a_version_made_a_fifth_slower_regressed_and_exits_one
+      status, out, pid = rackbench("ab", app_folder("fast", 200), app_folder("slow", 240), *settings(6))
+      assert_equal 1, status.exitstatus, out
+      assert_match(%r{^A fast: puma x0:8 +/ +8 .* -\d+\.\d % \[-\d+\.\d, -\d+\.\d\] +regressed$}, out)
+      assert_match "Run 1 (B = slow) against baseline run 1 (A = fast)", out
+      assert_nothing_left(pid)
+    end
+
+    def test_two_identical_versions_are_not_said_to_regress
+      status, out, pid = rackbench("ab", app_folder("one", 200), app_folder("two", 200), *settings(6))
+      assert_equal 0, status.exitstatus, out
+      refute_match "regressed", out
+      assert_match(%r{^A one: puma x0:8 +/ +8 .* (equivalent|inconclusive|improved)$}, out,
+                   "measured and compared; by chance alone, 1 run in 40 may say B is faster")
+      assert_nothing_left(pid)
+    end
+
+    def test_a_version_that_is_nothing_known_is_bad_input_and_starts_nothing
+      repo = app_folder("repo", 200)
+      git(repo, "init", "-q")
+      git(repo, "add", ".")
+      git(repo, "commit", "-q", "-m", "one")
+      status, out, = rackbench("ab", "HEAD", "v9", *settings(2), chdir: repo)
+      assert_equal 2, status.exitstatus, out
+      assert_match(/\Arackbench: B: v9 is not a folder, a Gemfile or a revision of the git repository \S+repo$/, out)
+      refute File.exist?(File.join(tmpdir, "results", "ab")), "nothing was checked out"
+    end
+
+    def test_two_revisions_of_a_repository_are_checked_out_measured_and_removed
+      repo = app_folder("repo", 200)
+      git(repo, "init", "-q")
+      git(repo, "add", ".")
+      git(repo, "commit", "-q", "-m", "200 ms")
+      git(repo, "tag", "v1")
+      write_app(repo, 400)
+      git(repo, "commit", "-q", "-am", "400 ms")
+      status, out, pid = rackbench("ab", "v1", "HEAD", *settings(5), chdir: repo)
+      assert_equal 1, status.exitstatus, out
+      assert_match(%r{^A v1: puma x0:8 +/ +8 .*regressed$}, out)
+      assert_match(/B = HEAD \(\h{12}\)/, out)
+      assert_equal 1, git(repo, "worktree", "list").lines.size, "the checkouts are removed"
+      assert_empty Dir[File.join(tmpdir, "results", "ab", "*", "*")]
+      assert_match "rand(0.3..0.5)", File.read(File.join(repo, "config.ru")), "the repository's own files are as they were"
+      assert_nothing_left(pid)
+    end
+
+    # The sinatra3 fixture under its Gemfile (Sinatra 3) and a Gemfile.next
+    # that asks for Sinatra 4, each with its own lock: the run records both
+    # bundles and measures both. Which is faster is not the question here.
+    def test_two_gemfiles_of_one_app_run_it_under_each_bundle
+      app = fixture_app("sinatra3")
+      File.write(File.join(app, "Gemfile.next"), File.read(File.join(app, "Gemfile")).sub('"~> 3.2"', '"~> 4.2"'))
+      out, status = Bundler.with_unbundled_env do
+        Open3.capture2e({ "BUNDLE_GEMFILE" => File.join(app, "Gemfile.next") }, "bundle", "install", "--local", chdir: app)
+      end
+      assert status.success?, out
+      results = File.join(tmpdir, "results")
+      status, out, pid = rackbench("ab", "Gemfile", "Gemfile.next", "--endpoint", "/version", "--server", "puma",
+                                   "--concurrency", "2", "--duration", "0.5", "--warmup", "0", "--repeats", "2",
+                                   "--deployments", "2", "--results", results, chdir: app)
+      refute_includes [2, 5], status.exitstatus, out
+      assert_match(%r{^A Gemfile: puma +/version +2 }, out)
+      bundles = json_report(results)["run"]["machine"]["app_bundles"]
+      assert_equal %w[3.2.0 4.2.1], bundles.values.map { |b| b["gems"]["sinatra"] }.sort, bundles.keys.inspect
+      assert_nothing_left(pid)
+    end
+  end
+end

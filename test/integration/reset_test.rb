@@ -1,0 +1,54 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require_relative "fixture_app_helper"
+
+module Rackbench
+  # Writes that do not drift: a mix whose POST grows the table on an app
+  # whose GET gets slower per row (test/fixtures/pg_app); reset: before each
+  # start empties it, so each start measures the same app, while without it
+  # the cell's throughput falls window after window and the drift warning
+  # says so. Twelve 1 s windows: the drift test (Mann-Kendall) needs that
+  # many to see a 1/t fall through this machine's noise (simulated: at a
+  # CV of 40 % per window it misses one run in 70).
+  class ResetTest < Minitest::Test
+    include FixtureAppHelper
+
+    def run_mix(app, extra)
+      results = File.join(tmpdir, "results-#{extra.empty? ? "plain" : "reset"}")
+      suite = fixture_suite(app, {
+        "services" => [{ "service" => "postgres" }], "concurrency" => [4], "duration_s" => 1, "warmup_s" => 0,
+        "repeats" => 12, "deployments" => 6, "drain_path" => "/count",
+        "endpoints" => ["/items", { "name" => "create", "path" => "/items?copy=2", "method" => "POST", "body" => "widget",
+                                    "expect_status" => 201 }],
+        "mix" => [{ "endpoint" => "/items", "weight" => 1 }, { "endpoint" => "create", "weight" => 1 }],
+        "servers" => [{ "server" => "puma", "threads" => 4, "endpoints" => ["mix"] }]
+      }.merge(extra))
+      status, out, pid = rackbench("run", suite, "--results", results)
+      assert status.success?, out
+      assert_nothing_left(pid)
+      cell = json_report(results)["cells"].first
+      rates = cell["repeats"].sort_by { |r| r["started_at"] }.map { |r| r["result"]["requests_per_s"] }
+      [cell, rates]
+    end
+
+    def test_reset_before_each_start_keeps_the_throughput_while_without_it_the_drift_warning_appears
+      why = Services.fetch("postgres").unavailable_reason
+      skip "postgres cannot run here: #{why}" if why
+      app = fixture_app("pg_app")
+
+      cell, rates = run_mix(app, {})
+      assert(cell["warnings"].any? { |w| w.start_with?("throughput fell") }, "drift without reset: #{rates.inspect}")
+
+      cell, rates = run_mix(app, "reset" => ["bundle exec bin/reset"])
+      assert_equal "ok", cell["status"], cell["reason"]
+      # Each start's table grows again from empty (the second window of a start is slower), so the
+      # starts' first windows are what stays the same: no trend among them, even at 99 %.
+      firsts = rates.each_slice(2).map(&:first)
+      assert_operator Trend.new(firsts).kendall_z, :>, -2.576, "each start begins with an empty table: #{rates.inspect}"
+      logs = Dir[File.join(tmpdir, "results-reset", "runs", "*", "*", "d*", "reset", "setup-1.log")]
+      assert_equal 6, logs.size, "reset ran before each of the 6 starts"
+      assert_includes File.read(logs.first), "items emptied"
+    end
+  end
+end

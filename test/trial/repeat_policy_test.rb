@@ -1,0 +1,49 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  class RepeatPolicyTest < Minitest::Test
+    def sample(*start_means) = StartSample.new(start_means.map { |x| [x] })
+
+    def test_a_quiet_first_stage_needs_no_more_starts
+      policy = RepeatPolicy.new({ "deployments" => 4, "precision" => 0.05 })
+      assert_equal 4, policy.starts_needed([sample(100.0, 100.5, 99.5, 100.2)], load_s_per_start: 1)
+    end
+
+    def test_a_noisy_first_stage_asks_for_more_starts_up_to_the_cap
+      policy = RepeatPolicy.new({ "deployments" => 4, "max_deployments" => 10, "precision" => 0.05 })
+      assert_equal 10, policy.starts_needed([sample(80.0, 120.0, 95.0, 110.0)], load_s_per_start: 1)
+    end
+
+    def test_steins_rule_gives_the_starts_whose_interval_is_within_the_target
+      policy = RepeatPolicy.new({ "deployments" => 4, "max_deployments" => 100, "precision" => 0.05 })
+      first = sample(100.0, 104.0, 97.0, 101.0)
+      n = policy.starts_needed([first], load_s_per_start: 1)
+      spread = Stats.stddev(first.start_logs)
+      half = ->(starts) { StudentT.critical(0.95, 3) * spread / Math.sqrt(starts) }
+      assert_operator half.call(n), :<=, Math.log(1.05)
+      assert_operator half.call(n - 1), :>, Math.log(1.05), "the fewest such starts"
+    end
+
+    def test_the_block_gets_what_its_noisiest_cell_needs
+      policy = RepeatPolicy.new({ "deployments" => 4, "max_deployments" => 100 })
+      quiet = sample(100.0, 100.5, 99.5, 100.2)
+      noisy = sample(100.0, 104.0, 97.0, 101.0)
+      assert_equal policy.starts_needed([noisy], load_s_per_start: 1), policy.starts_needed([quiet, noisy], load_s_per_start: 1)
+    end
+
+    def test_the_time_cap_stops_adding_starts_but_never_cuts_the_first_stage
+      policy = RepeatPolicy.new({ "deployments" => 4, "max_deployments" => 10, "max_cell_s" => 12 })
+      assert_equal 6, policy.starts_needed([sample(80.0, 120.0, 95.0, 110.0)], load_s_per_start: 2)
+      assert_equal 4, policy.starts_needed([sample(80.0, 120.0, 95.0, 110.0)], load_s_per_start: 10)
+    end
+
+    def test_fixed_repeats_spread_their_windows_over_the_starts
+      policy = RepeatPolicy.new({ "repeats" => 5, "deployments" => 2 })
+      assert_equal([3, 2, 0], [1, 2, 3].map { |e| policy.windows_in_start(e) })
+      assert_nil policy.first_stage
+      assert_equal "5 windows over 2 server starts", policy.to_s
+    end
+  end
+end

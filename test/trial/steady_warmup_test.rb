@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # warmup: steady on a real server whose app is slow for its first seconds
+  # (it sleeps less as it warms, as a cold JIT or cache is): the measured
+  # window starts only once the per-second throughput has no trend.
+  class SteadyWarmupTest < Minitest::Test
+    SLOW_S = 5
+
+    WARMING_APP = <<~RUBY.freeze
+      first = nil
+      lock = Mutex.new
+      run lambda { |_env|
+        now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        elapsed = now - lock.synchronize { first ||= now }
+        sleep(0.02 * (1 - (elapsed / #{SLOW_S}.0))) if elapsed < #{SLOW_S}
+        [200, { "content-type" => "text/plain" }, ["ok"]]
+      }
+    RUBY
+
+    def test_the_measured_window_starts_after_the_throughput_stops_rising
+      app = File.join(tmpdir, "warming.ru")
+      File.write(app, WARMING_APP)
+      store = Store.new(File.join(tmpdir, "results"))
+      suite = Suite.load(write_suite("app" => app, "endpoints" => ["/"], "engine" => "native", "concurrency" => [4],
+                                     "warmup" => "steady", "warmup_s" => 1, "warmup_s_max" => 40, "duration_s" => 3,
+                                     "servers" => [{ "server" => "puma", "threads" => 4 }]))
+      repeat = store.measurements(Runner.new(suite, store: store).run).first.repeats.first
+      warmup = repeat.resources["warmup"]
+      assert warmup["steady"], "steady within warmup_s_max: #{warmup.inspect}"
+      assert_operator warmup["duration_s"], :>=, SLOW_S - 1.5, "it waited through the slow seconds: #{warmup.inspect}"
+      rates = warmup["requests_per_s"]
+      assert Trend.new(rates.last(SteadyWarmup::POINTS)).flat?, "its last seconds have no trend: #{rates.inspect}"
+      assert_operator rates.first * 2, :<, repeat.requests_per_s,
+                      "the measured window (#{repeat.requests_per_s.round} req/s) is past the slow start (#{rates.inspect})"
+      measured = repeat.result.series.map { |p| p["requests"] }
+      refute Trend.new(measured).rising?, "the window itself is not still warming: #{measured.inspect}"
+      assert_nothing_left
+    ensure
+      store&.close
+    end
+
+    def test_steady_is_the_default_for_apps_and_servers_that_jit_or_cache
+      suite = ->(extra) { Suite.new(suite_yaml({ "warmup_s" => 1 }.merge(extra))) }
+      puma = Servers.fetch("puma").new("server" => "puma")
+      yjit = Servers.fetch("puma").new("server" => "puma", "yjit" => true)
+      rack = File.join(ROOT, "apps", "rack", "config.ru")
+      rails = File.join(ROOT, "apps", "rails", "config.ru")
+      refute SteadyWarmup.wanted?(suite.call({}), puma, rack)
+      assert SteadyWarmup.wanted?(suite.call({}), puma, rails), "Rails caches as it serves"
+      assert SteadyWarmup.wanted?(suite.call({}), yjit, rack), "YJIT compiles as it serves"
+      refute SteadyWarmup.wanted?(suite.call("warmup" => "fixed"), yjit, rails), "warmup: fixed keeps warmup_s"
+      refute SteadyWarmup.wanted?(suite.call("warmup_s" => 0), yjit, rails), "no warm-up asked for (a smoke run)"
+      assert SteadyWarmup.wanted?(suite.call("warmup" => "steady"), puma, rack)
+      error = assert_raises(ConfigError) { suite.call("warmup" => "long") }
+      assert_includes error.message, 'warmup must be steady or fixed, got "long"'
+    end
+  end
+end
