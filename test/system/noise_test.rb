@@ -29,7 +29,8 @@ module Rackbench
       @known = @supervisor.spawn([RbConfig.ruby, "-e", SPIN], name: "known", log_path: nil).pid
       noise = Noise.new.start
       wait_until(timeout_s: 20, message: "the spinner to use CPU") { (Procfs.process_stat(@foreign)&.cpu_s || 0) > 0.3 }
-      busiest = noise.stop(known_cpu_s: 0, known_pids: [@known])["other_busiest"].map { |p| p["pid"] }
+      # Every busy process, not the top 3: on a loaded machine others may use more CPU than the spinner.
+      busiest = noise.stop(known_cpu_s: 0, known_pids: [@known], busiest: 1000)["other_busiest"].map { |p| p["pid"] }
       assert_includes busiest, @foreign
       refute_includes busiest, @known
     end

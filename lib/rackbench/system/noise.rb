@@ -35,7 +35,8 @@ module Rackbench
     # used meanwhile; known_pids: their pids. The load generator is
     # rackbench's child, so it shows in Process.times' children's time once
     # reaped; rackbench's own time is subtracted too.
-    def stop(known_cpu_s:, known_pids: [])
+    # busiest: how many of the other processes to name.
+    def stop(known_cpu_s:, known_pids: [], busiest: BUSIEST)
       window_s = now - @started
       delta = Procfs.cpu_times(@cpus, proc_dir: @proc_dir).filter_map { |id, t| @cpu[id] && (t - @cpu[id]) }
       times = Process.times
@@ -51,7 +52,7 @@ module Rackbench
         "other_cpu_share" => total_s.positive? ? (other_s / total_s).round(4) : nil,
         "steal_share" => total_s.positive? ? (delta.sum(&:steal_s) / total_s).round(4) : nil,
         "loadavg_1m" => Procfs.loadavg_1m(proc_dir: @proc_dir),
-        "other_busiest" => busiest(known_pids, window_s)
+        "other_busiest" => busiest(known_pids, window_s, busiest)
       }
     end
 
@@ -59,7 +60,7 @@ module Rackbench
 
     # [{"command", "pid", "cpu_percent"}] of the busiest processes that are
     # not known, not below a known one and not below rackbench.
-    def busiest(known_pids, window_s)
+    def busiest(known_pids, window_s, count)
       stats = Procfs.process_stats(@proc_dir)
       children = Hash.new { |h, k| h[k] = [] }
       stats.each { |stat| children[stat.ppid] << stat.pid }
@@ -70,7 +71,7 @@ module Rackbench
 
         [stat, stat.cpu_s - before.cpu_s]
       end
-      used.select { |_, cpu_s| cpu_s > BUSIEST_MIN_SHARE * window_s }.max_by(BUSIEST) { |_, cpu_s| cpu_s }.map do |stat, cpu_s|
+      used.select { |_, cpu_s| cpu_s > BUSIEST_MIN_SHARE * window_s }.max_by(count) { |_, cpu_s| cpu_s }.map do |stat, cpu_s|
         { "command" => stat.comm, "pid" => stat.pid, "cpu_percent" => (cpu_s / window_s * 100).round(1) }
       end
     end
