@@ -10,9 +10,10 @@ module Rackbench
   class ExplainTest < Minitest::Test
     include TestHelpers
 
-    def run_suite(endpoint, servers, duration_s: 3)
+    def run_suite(endpoint, servers, duration_s: 3, starts: 1)
       path = write_suite("engine" => "native", "explain" => true, "endpoints" => [endpoint], "concurrency" => [4],
-                         "duration_s" => duration_s, "warmup_s" => 1, "servers" => servers)
+                         "duration_s" => duration_s, "warmup_s" => 1, "servers" => servers,
+                         "repeats" => starts, "deployments" => starts)
       store = Store.new(tmpdir)
       run_id = Runner.new(Suite.load(path), store: store).run
       store.measurements(run_id).to_h do |m|
@@ -40,11 +41,13 @@ module Rackbench
       assert_operator four.at(50)["queue_ms"], :<, 0.25 * four.at(50)["app_ms"], figures
     end
 
-    # A CPU-bound request longer than the GVL's 100 ms time slice: with 4
+    # A CPU-bound request well past the GVL's 100 ms time slice (fib(33), about 230 ms here; fib(31)
+    # took 87 ms, inside one slice, so 4 threads ran it one after another): with 4
     # threads the requests take turns on the GVL inside the app.
     def test_on_fibonacci_app_time_with_four_threads_rises_above_one_threads
-      by_threads = run_suite("/fibonacci/31", [{ "server" => "puma", "threads" => 1 }, { "server" => "puma", "threads" => 4 }],
-                             duration_s: 4)
+      # two starts each, so one start that stalled cannot decide it
+      by_threads = run_suite("/fibonacci/33", [{ "server" => "puma", "threads" => 1 }, { "server" => "puma", "threads" => 4 }],
+                             duration_s: 4, starts: 2)
 
       one = by_threads.fetch(1).app_ms(50)
       four = by_threads.fetch(4).app_ms(50)
