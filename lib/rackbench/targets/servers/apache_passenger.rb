@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "fileutils"
+require "securerandom"
 require "tmpdir"
 require_relative "passenger"
 
@@ -15,9 +15,10 @@ module Rackbench
     # As root, Apache serves from www-data workers, which must walk down to
     # the DocumentRoot, and Passenger would start the app as nobody: the app
     # runs as root instead (user switching off), and the DocumentRoot is the
-    # app's public/ when www-data can reach it, else an empty folder made in
-    # the system's temporary folder and removed when Apache stops. So a
-    # checkout under a mode-700 folder (a home, `mktemp -d`) serves too.
+    # app's public/ when www-data can reach it, else a path in the system's
+    # temporary folder that is never created (Apache serves without one, as it
+    # does without public/; nothing is left to remove). So a checkout under a
+    # mode-700 folder (a home, `mktemp -d`) serves too.
     #
     #   - {server: apache_passenger, workers: 4}
     #   - {server: apache_passenger, workers: 4, mpm: prefork, spawn_method: direct}
@@ -92,7 +93,7 @@ module Rackbench
             AllowOverride None
           </Directory>
           <VirtualHost 127.0.0.1:#{bind.port}>
-            DocumentRoot #{document_root(app_dir, dir).inspect}
+            DocumentRoot #{document_root(app_dir).inspect}
             PassengerAppRoot #{app_dir.inspect}
             PassengerAppType rack
             PassengerStartupFile #{File.basename(app).inspect}
@@ -105,14 +106,12 @@ module Rackbench
       end
 
       # The app's public/, or (as root, when www-data cannot walk down to it)
-      # an empty folder of this deployment's own in the temporary folder.
-      def document_root(app_dir, dir)
+      # a path of this deployment's own, never created, in the temporary folder.
+      def document_root(app_dir)
         public_dir = File.join(app_dir, "public")
         return public_dir unless Process.euid.zero? && blocked_folder(app_dir)
 
-        (@document_roots ||= {})[dir] ||= Dir.mktmpdir("rackbench-apache-docroot-", temporary_root).tap do |d|
-          File.chmod(0o755, d)
-        end
+        File.join(temporary_root, "rackbench-apache-nothing-#{SecureRandom.hex(8)}")
       end
 
       # The first folder on path that other users cannot enter, or nil.
@@ -137,9 +136,6 @@ module Rackbench
       # Apache's graceful stop is WINCH; TERM stops it and its Passenger at once.
       def stop(supervisor, child)
         supervisor.stop(child, signal: "TERM")
-      ensure
-        document_root = @document_roots&.delete(File.dirname(child.argv[2]))
-        FileUtils.rm_rf(document_root) if document_root
       end
     end
 
