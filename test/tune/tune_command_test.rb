@@ -6,6 +6,11 @@ module Rackbench
   # rackbench tune with a real puma and a small budget: one config, probed
   # open loop; the answer, the stored probes, and a memory budget no config fits.
   class TuneCommandTest < Minitest::Test
+    # A tune confirms its knee on a fresh start and re-probes unclear rates
+    # (Tune::Knee): on a busy machine one search took past 240 s in a CI run.
+    # A safety net, far from the usual minute or two.
+    def time_limit_s = 600
+
     def test_a_small_budget_tunes_one_config_and_stores_every_probe
       status, out, err = run_cli("tune", "--endpoint", "/sleep/50", "--slo", "p50<=100ms", "--budget", "1",
                                  "--results", tmpdir)
