@@ -1,6 +1,9 @@
 # frozen_string_literal: true
 
 require "optparse"
+require_relative "cli/options/suite_settings"
+require_relative "cli/options/gate"
+require_relative "cli/options/capacity"
 
 module Rackbench
   # `rackbench COMMAND [ARGS]`: each command is one file in lib/rackbench/cli/,
@@ -29,8 +32,9 @@ module Rackbench
       2 => "bad input (suite file, option, name); nothing was started",
       3 => "some cell failed; its reason is in the report",
       4 => "the run could not proceed (a service the run needs failed, the results folder is not writable)",
-      5 => "compare, ab: a baseline cell could not be compared (failed, missing, errors above 1 %): the gate fails closed",
-      6 => "compare, ab --strict: a cell's outcome is inconclusive",
+      5 => "compare, ab, run --baseline: a baseline cell could not be compared (failed, missing, errors above 1 %): " \
+           "the gate fails closed",
+      6 => "compare, ab, run --baseline with --strict: a cell's outcome is inconclusive",
       "128+N" => "interrupted by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP); finished cells are kept, " \
                  "the run is marked interrupted"
     }.freeze
@@ -59,16 +63,6 @@ module Rackbench
     end
 
     # --memory, --price, --cpus: the machine the capacity section sizes for (Capacity), into capacity.
-    def self.capacity_options(parser, capacity)
-      parser.on("--memory SIZE", "capacity: how many workers fit in SIZE (512MB, 2GB)") { |v| capacity["memory"] = v }
-      parser.on("--price HOURLY", Float, "capacity: the machine's price per hour, for a cost per million requests") do |v|
-        capacity["price_per_hour"] = v
-      end
-      parser.on("--cpus N", Integer, "capacity: the machine's CPUs, for the cost per million requests") do |v|
-        capacity["cpus"] = v
-      end
-    end
-
     def self.exit_statuses
       EXIT_STATUSES.map { |code, meaning| format("  %-6s %s\n", code, meaning) }.join
     end

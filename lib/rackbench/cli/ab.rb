@@ -33,8 +33,7 @@ module Rackbench
         @err = err
         @overrides = {}
         @results = Store::Location.default
-        @threshold = 0.05
-        @metric = "good_requests_per_s"
+        @gate = Gate.new
         @format = "table"
         @endpoints = []
         @server = "puma"
@@ -67,12 +66,11 @@ module Rackbench
         store = Store.new(@results)
         run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out)).run
         baseline, current = versions.split(store.measurements(run_id))
-        regression = Regression.new(baseline, current, threshold: @threshold, metric: @metric, paired: true,
-                                                       key: versions.key)
+        regression = @gate.regression(baseline, current, paired: true, key: versions.key)
         run = store.run(run_id)
         @out.puts Compare::Render.new(regression, run.merge("suite" => "A = #{versions.a.describe}"),
                                       run.merge("suite" => "B = #{versions.b.describe}")).public_send(@format)
-        Compare.status(regression, strict: @strict)
+        @gate.status(regression)
       rescue SignalException => e
         supervisor&.stop_all
         supervisor&.ignore_signals
@@ -131,42 +129,12 @@ module Rackbench
             @endpoints << e
             @without_suite = true
           end
-          suite_options(o)
-          gate_options(o)
+          o.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
+          SuiteSettings.load(o, @overrides)
+          SuiteSettings.statistics(o, @overrides)
+          @gate.define(o, subject: "B")
+          o.on("--format FORMAT", %w[table markdown json], "table (default), markdown or json") { |f| @format = f }
         end
-      end
-
-      def suite_options(opts)
-        opts.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
-        opts.on("--concurrency LIST", Array, "concurrency levels, e.g. 1,10") do |l|
-          @overrides["concurrency"] = l.map { |c| Integer(c) }
-        end
-        opts.on("--duration SECONDS", Float, "measured seconds per window") { |d| @overrides["duration_s"] = d }
-        opts.on("--warmup SECONDS", Float, "warm-up seconds per start") { |d| @overrides["warmup_s"] = d }
-        opts.on("--repeats N", "windows per cell: a number, or auto (default)") do |n|
-          @overrides["repeats"] = n == "auto" ? n : Integer(n)
-        end
-        opts.on("--deployments N", Integer, "server starts of each version in the first stage (default 4)") do |n|
-          @overrides["deployments"] = n
-        end
-        opts.on("--windows N", Integer, "windows per server start (default 2)") { |n| @overrides["windows"] = n }
-        opts.on("--precision SHARE", Float, "target half-width of the throughput interval (default 0.05)") do |p|
-          @overrides["precision"] = p
-        end
-        opts.on("--smoke", "the suite's smoke settings (plumbing only: no verdict worth keeping)") { @overrides["smoke"] = true }
-        opts.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
-      end
-
-      def gate_options(opts)
-        opts.on("--threshold SHARE", "smallest change for the worse of B that fails, and the margin of " \
-                                     "'equivalent' (default 5%)") { |t| @threshold = Compare.share(t, "--threshold") }
-        opts.on("--metric NAME", "p50, p99, throughput, memory or #{Measurement::METRICS.keys.join(", ")} " \
-                                 "(default: throughput of good responses)") do |m|
-          Measurement.metric(Regression.metric_name(m))
-          @metric = m
-        end
-        opts.on("--strict", "also fail (exit 6) when a cell's outcome is inconclusive") { @strict = true }
-        opts.on("--format FORMAT", %w[table markdown json], "table (default), markdown or json") { |f| @format = f }
       end
     end
   end

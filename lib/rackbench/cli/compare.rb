@@ -5,45 +5,16 @@ require "json"
 module Rackbench
   module CLI
     # rackbench compare BASELINE_RUN NEW_RUN [--threshold 5%] [--metric p99] [--strict] [--format table|markdown|json]
-    # Exit 1 when a cell regressed, 5 when a baseline cell could not be
-    # compared (the gate fails closed), 6 with --strict when an outcome is
-    # inconclusive; else 0 (Regression says how each cell is decided).
+    # Exit status from the Gate (1 regressed, 5 not compared, 6 inconclusive
+    # with --strict); Regression says how each cell is decided.
     class Compare
-      EXIT_REGRESSED = 1
-      EXIT_NOT_COMPARED = 5
-      EXIT_INCONCLUSIVE = 6
-
       def initialize(argv, out, err)
         @argv = argv
         @out = out
         @err = err
         @results = Store::Location.default
-        @threshold = 0.05
-        @metric = "good_requests_per_s"
+        @gate = Gate.new
         @format = "table"
-        @strict = false
-      end
-
-      # The exit status of a gate: the worst finding first.
-      def self.status(regression, strict: false)
-        return EXIT_REGRESSED if regression.regressed?
-        return EXIT_NOT_COMPARED if regression.not_compared?
-        return EXIT_INCONCLUSIVE if strict && regression.inconclusive?
-
-        0
-      end
-
-      # "10%", "10 %" or "0.1" as a share.
-      def self.share(text, option)
-        value = text.to_s.strip.end_with?("%") ? Float(text.to_s.delete("%").strip) / 100 : Float(text)
-        unless value.positive? && value < 1
-          raise ConfigError,
-                "#{option} must be a share between 0 and 1 (0.05 or 5%), got #{text}"
-        end
-
-        value
-      rescue ArgumentError
-        raise ConfigError, "#{option} must be a share between 0 and 1 (0.05 or 5%), got #{text.inspect}"
       end
 
       def call
@@ -52,12 +23,11 @@ module Rackbench
 
         store = Store.new(@results)
         baseline, current = @argv.map { |id| store.run(id) }
-        regression = Regression.new(store.measurements(baseline["id"]), store.measurements(current["id"]),
-                                    threshold: @threshold, metric: @metric)
+        regression = @gate.regression(store.measurements(baseline["id"]), store.measurements(current["id"]))
         raise ConfigError, "runs #{baseline["id"]} and #{current["id"]} have no cell in common" unless regression.matched?
 
         @out.puts Render.new(regression, baseline, current).public_send(@format)
-        self.class.status(regression, strict: @strict)
+        @gate.status(regression)
       end
 
       private
@@ -70,16 +40,7 @@ module Rackbench
                      "worse than the threshold); 5 when a baseline cell could not be compared (failed, missing, " \
                      "errors above 1 %); 6 with --strict when a cell is inconclusive; 0 otherwise."
           o.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
-          o.on("--threshold SHARE", "smallest regression that fails the gate, and the margin of " \
-                                    "'equivalent' (default 5%)") do |t|
-            @threshold = self.class.share(t, "--threshold")
-          end
-          o.on("--metric NAME", "p50, p99, throughput, memory or #{Measurement::METRICS.keys.join(", ")} " \
-                                "(default: throughput of good responses)") do |m|
-            Measurement.metric(Regression.metric_name(m))
-            @metric = m
-          end
-          o.on("--strict", "also fail (exit 6) when a cell's outcome is inconclusive") { @strict = true }
+          @gate.define(o)
           o.on("--format FORMAT", %w[table markdown json], "table (default), markdown or json") { |f| @format = f }
         end
       end

@@ -47,7 +47,7 @@ module Rackbench
           o.banner = "Usage: rackbench explain [RUN_ID] [options]   (default: the latest run)"
           o.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
           o.on("--format FORMAT", %w[table markdown], "table (default) or markdown") { |f| @format = f }
-          CLI.capacity_options(o, @capacity)
+          CapacityOptions.define(o, @capacity)
         end
       end
     end

@@ -48,7 +48,7 @@ module Rackbench
           o.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
           o.on("--output FILE", "write the report to FILE instead of printing it") { |f| @output = f }
           o.on("--list", "list stored runs") { @list = true }
-          CLI.capacity_options(o, @capacity)
+          CapacityOptions.define(o, @capacity)
         end
       end
     end

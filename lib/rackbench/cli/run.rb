@@ -18,7 +18,7 @@ module Rackbench
         @overrides = {}
         @results = Store::Location.default
         @format = nil
-        @threshold = 0.05
+        @gate = Gate.new
         @doctor = true
       end
 
@@ -59,7 +59,7 @@ module Rackbench
       end
 
       # Reads the run back once and renders it; the exit status: 3 when a cell
-      # failed, else the gate's against --baseline (Compare.status), else 0.
+      # failed, else the gate's against --baseline (Gate#status), else 0.
       def report(suite, store, run_id)
         run = store.run(run_id)
         measurements = store.measurements(run_id)
@@ -126,9 +126,9 @@ module Rackbench
       # Prints the comparison with the baseline run; its gate's exit status.
       def baseline_status(store, run, measurements)
         baseline = store.run(@baseline)
-        regression = Regression.new(store.measurements(baseline["id"]), measurements, threshold: @threshold)
+        regression = @gate.regression(store.measurements(baseline["id"]), measurements)
         @out.puts Compare::Render.new(regression, baseline, run).table
-        Compare.status(regression)
+        @gate.status(regression)
       end
 
       def write_charts(run, measurements)
@@ -152,29 +152,11 @@ module Rackbench
         end
       end
 
-      # How many measurements per cell, and what to compare them with.
-      def repeat_options(opts)
-        opts.on("--repeats N", "windows per cell: a number, or auto (default: server starts until the interval " \
-                               "is within --precision)") { |n| @overrides["repeats"] = n == "auto" ? n : Integer(n) }
-        opts.on("--deployments N", Integer, "server starts of the first stage (default 4)") do |n|
-          @overrides["deployments"] = n
-        end
-        opts.on("--windows N", Integer, "windows per server start (default 2)") { |n| @overrides["windows"] = n }
-        opts.on("--max-deployments N", Integer, "cap of server starts per cell (default 10)") do |n|
-          @overrides["max_deployments"] = n
-        end
-        opts.on("--precision SHARE", Float, "target half-width of the throughput interval (default 0.05)") do |p|
-          @overrides["precision"] = p
-        end
-        opts.on("--margin SHARE", Float, "configs within ±margin are 'equivalent' (default 0.05)") do |m|
-          @overrides["margin"] = m
-        end
-        opts.on("--baseline RUN", "compare with a stored run afterwards; exit 1 on a significant regression") do |r|
-          @baseline = r
-        end
-        opts.on("--threshold SHARE", Float, "with --baseline: smallest regression that fails (default 0.05)") do |t|
-          @threshold = t
-        end
+      # What to compare the run with afterwards: a stored run, through the gate compare uses.
+      def baseline_options(opts)
+        opts.on("--baseline RUN", "compare with a stored run afterwards and exit as compare does (1: a significant " \
+                                  "regression)") { |r| @baseline = r }
+        @gate.define(opts)
       end
 
       def parser
@@ -183,24 +165,19 @@ module Rackbench
                      "Runs a suite (default: quick), stores it, prints its table.\n\nExit status:\n#{CLI.exit_statuses}\n"
           run_options(o)
           o.on("--engine NAME", "load engine (#{Engines.names.join(", ")})") { |e| @overrides["engine"] = e }
-          o.on("--smoke", "the suite's smoke settings: very short durations, for tests and CI") { @overrides["smoke"] = true }
           o.on("--scale", "the suite's scale settings: durations and concurrencies shrunk for a small machine") do
             @overrides["scale"] = true
           end
-          o.on("--duration SECONDS", Float, "measured seconds per cell") { |d| @overrides["duration_s"] = d }
-          o.on("--warmup SECONDS", Float, "warm-up seconds per cell") { |d| @overrides["warmup_s"] = d }
-          o.on("--concurrency LIST", Array, "concurrency levels, e.g. 1,10,100") do |l|
-            @overrides["concurrency"] = l.map { |c| Integer(c) }
-          end
-          repeat_options(o)
+          SuiteSettings.load(o, @overrides)
+          SuiteSettings.statistics(o, @overrides)
+          baseline_options(o)
           o.on("--order ORDER", Schedule::ORDERS, "interleaved (default), random or sequential") { |v| @overrides["order"] = v }
           o.on("--seed N", Integer, "the order's random seed (default: drawn, and recorded)") { |n| @overrides["seed"] = n }
-          CLI.capacity_options(o, @capacity = {})
+          CapacityOptions.define(o, @capacity = {})
           o.on("--explain", "split latency into queue, app and GC (the probe middleware; engine native)") do
             @overrides["explain"] = true
           end
           o.on("--no-doctor", "do not examine the suite, app and machine first (rackbench doctor)") { @doctor = false }
-          o.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| @overrides["pin"] = p }
         end
       end
     end

@@ -1,34 +1,19 @@
 # frozen_string_literal: true
 
 module Rackbench
-  # How rackbench decides: pure functions over measured numbers, no I/O.
+  # Pure numeric helpers, no I/O: means, spreads, type-7 quantiles, exact
+  # histogram merges and the interval type every figure carries.
   #
-  # The unit of measurement is a *repeat*: one load window on one deployment.
-  # A cell (server config x endpoint x concurrency) is measured in several
-  # repeats, spread over at least two deployments (fresh server starts), and
-  # the configs being compared are measured alternately (Schedule), so slow
-  # drift of the machine falls on all of them alike.
+  # How rackbench decides is not here: a cell's interval comes from its
+  # server starts (StartSample: Student t over start means, log scale,
+  # Stein's two-stage rule when the run chose its number of starts), and two
+  # cells are compared by Comparison (paired by start, four outcomes). The
+  # README's "How rackbench decides" says it for users, once.
   #
-  # - A cell's throughput is the MEDIAN of its repeats' req/s, with a 95 %
-  #   percentile-bootstrap confidence interval (resampling repeats, a fixed
-  #   seed, RESAMPLES draws). With fewer than about 6 repeats that interval is
-  #   close to [min, max] and covers less than 95 %: the adaptive repeat rule
-  #   (Measurement::Precision) keeps adding repeats while it is wider than the
-  #   precision target.
-  # - Its coefficient of variation (sample standard deviation / mean) is shown
-  #   as a noise figure.
-  # - Latency percentiles come from the merged histogram of all repeats; the
-  #   between-repeat CI of p50 and p99 is the bootstrap CI of each repeat's own
-  #   percentile.
-  # - Two cells (same endpoint and concurrency) are compared by the RATIO OF
-  #   MEDIANS, a/b, with a 95 % bootstrap CI. Where the repeats were measured in
-  #   rounds (A and B alternating), pairs of the same round are resampled
-  #   together (paired bootstrap), so drift common to a round cancels.
-  # - The verdict has three outcomes: the CI lies above 1 (a faster), below 1
-  #   (b faster), or it contains 1: "no difference detected (within ±x %)",
-  #   x being the farther end of the CI from 1.
-  # - A regression (rackbench compare, --baseline) is a ratio new/baseline whose
-  #   CI lies wholly below 1 and whose point estimate is below 1 - threshold.
+  # The bootstraps below serve figures that have no starts to lean on: the
+  # warm-up claim's head/tail ratio of per-second series (moving blocks, as
+  # neighbouring seconds are correlated) and, until it moves to starts, the
+  # probe's breakdown.
   module Stats
     LEVEL = 0.95
     RESAMPLES = 2000
@@ -95,27 +80,6 @@ module Rackbench
       Interval.new(quantile(draws, tail), quantile(draws, 1 - tail), statistic.call(xs), level)
     end
 
-    # The ratio of medians a/b with a bootstrap CI. paired: a[i] and b[i] were
-    # measured in the same round; they are resampled together (needs equal sizes).
-    def ratio_ci(a, b, paired: false, level: LEVEL, resamples: RESAMPLES, seed: SEED)
-      raise ArgumentError, "paired samples need equal sizes (#{a.size} vs #{b.size})" if paired && a.size != b.size
-
-      estimate = median(a) / median(b)
-      return Interval.new(estimate, estimate, estimate, 0.0) if a.size < 2 || b.size < 2
-
-      rng = Random.new(seed)
-      draws = Array.new(resamples) do
-        if paired
-          idx = Array.new(a.size) { rng.rand(a.size) }
-          median(idx.map { |i| a[i] }) / median(idx.map { |i| b[i] })
-        else
-          median(Array.new(a.size) { a[rng.rand(a.size)] }) / median(Array.new(b.size) { b[rng.rand(b.size)] })
-        end
-      end.sort
-      tail = (1 - level) / 2
-      Interval.new(quantile(draws, tail), quantile(draws, 1 - tail), estimate, level)
-    end
-
     # :above (the whole CI above 1), :below, or :contains.
     def side_of_one(interval)
       return :contains if interval.nil? || interval.level.zero?
@@ -123,11 +87,6 @@ module Rackbench
       return :below if interval.high < 1
 
       :contains
-    end
-
-    # The farther end of a CI from 1, as a share: "no difference within ±x".
-    def reach_from_one(interval)
-      [(interval.low - 1).abs, (interval.high - 1).abs].max
     end
 
     # Moving-block resample of a series: blocks of `block` consecutive values

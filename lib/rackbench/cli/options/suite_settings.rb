@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module CLI
+    # Command-line overrides of a suite's settings, defined once for every
+    # command that runs a suite (run, ab). Each option writes its setting's
+    # name into `overrides`, which Suite.load applies over the file (command
+    # line > suite file > defaults).
+    #
+    #   SuiteSettings.load(parser, overrides)        # --duration --warmup --concurrency --smoke --pin
+    #   SuiteSettings.statistics(parser, overrides)  # --repeats --deployments --windows --max-deployments
+    #                                                # --precision --margin (RepeatPolicy, Comparison)
+    module SuiteSettings
+      module_function
+
+      def load(parser, overrides)
+        parser.on("--duration SECONDS", Float, "measured seconds per window") { |d| overrides["duration_s"] = d }
+        parser.on("--warmup SECONDS", Float, "warm-up seconds per server start") { |d| overrides["warmup_s"] = d }
+        parser.on("--concurrency LIST", Array, "concurrency levels, e.g. 1,10,100") do |list|
+          overrides["concurrency"] = list.map { |c| Integer(c) }
+        end
+        parser.on("--smoke", "the suite's smoke settings: very short, for plumbing checks (no verdict worth keeping)") do
+          overrides["smoke"] = true
+        end
+        parser.on("--[no-]pin", "pin server and load generator to disjoint CPUs (default on)") { |p| overrides["pin"] = p }
+      end
+
+      def statistics(parser, overrides)
+        parser.on("--repeats N", "windows per cell: a number, or auto (default: server starts until the interval " \
+                                 "is within --precision)") { |n| overrides["repeats"] = n == "auto" ? n : Integer(n) }
+        parser.on("--deployments N", Integer, "server starts of the first stage (default 4)") do |n|
+          overrides["deployments"] = n
+        end
+        parser.on("--windows N", Integer, "windows per server start (default 2)") { |n| overrides["windows"] = n }
+        parser.on("--max-deployments N", Integer, "cap of server starts per cell (default 10)") do |n|
+          overrides["max_deployments"] = n
+        end
+        parser.on("--precision SHARE", Float, "target half-width of the throughput interval (default 0.05)") do |p|
+          overrides["precision"] = p
+        end
+        parser.on("--margin SHARE", Float, "configs within ±margin are 'equivalent' (default 0.05)") do |m|
+          overrides["margin"] = m
+        end
+      end
+    end
+  end
+end
