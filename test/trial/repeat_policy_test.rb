@@ -45,5 +45,18 @@ module Rackbench
       assert_nil policy.first_stage
       assert_equal "5 windows over 2 server starts", policy.to_s
     end
+
+    def test_a_start_costs_its_windows_each_after_a_short_re_warm_up
+      policy = RepeatPolicy.new({ "duration_s" => 3, "warmup_s" => 5, "windows" => 2 })
+      assert_in_delta 2 * (3 + Runner::SHORT_WARMUP_S), policy.load_s_per_start, 1e-9
+    end
+
+    def test_the_load_cap_uses_the_suites_own_windows_when_none_is_given
+      noisy = sample(80.0, 120.0, 95.0, 110.0)
+      long = RepeatPolicy.new({ "deployments" => 4, "max_deployments" => 10, "max_cell_s" => 60, "duration_s" => 10 })
+      short = RepeatPolicy.new({ "deployments" => 4, "max_deployments" => 10, "max_cell_s" => 60, "duration_s" => 1 })
+      assert_equal 4, long.starts_needed([noisy]), "two 10 s windows a start: 60 s allow only the first stage's 4 starts"
+      assert_equal 10, short.starts_needed([noisy])
+    end
   end
 end

@@ -3,7 +3,7 @@
 module Rackbench
   # Synthetic runs of known truth, measured the way the Runner measures them
   # (RepeatPolicy's starts and windows, Stein's decision after the first
-  # stage) and judged by the same code the reports use (Measurement,
+  # stage, capped by max_deployments and max_cell_s as in a real run) and judged by the same code the reports use (Measurement,
   # Comparison): how often an interval covers the truth, and how often two
   # identical configs are called different. Used by the coverage test
   # (test/results/coverage_test.rb), `rackbench calibrate` (with this
@@ -54,7 +54,7 @@ module Rackbench
         measure_start(rng, repeats, epoch, policy.windows_in_start(epoch), ratio)
         next unless epoch == policy.starts
 
-        starts = policy.starts_needed(%i[a b].map { |k| sample(repeats[k]) }, load_s_per_start: 0)
+        starts = policy.starts_needed(%i[a b].map { |k| sample(repeats[k]) })
       end
       judge(repeats, policy, ratio, starts)
     end

@@ -30,6 +30,8 @@ module Rackbench
       @max_starts = [setting.call("max_deployments"), @starts].max
       @max_cell_s = setting.call("max_cell_s")
       @precision = setting.call("precision")
+      @load_s_per_start = (setting.call("duration_s").to_f +
+                           [setting.call("warmup_s").to_f, Runner::SHORT_WARMUP_S].min) * @windows
       @level = level
     end
 
@@ -50,10 +52,14 @@ module Rackbench
     # The first stage's size, for StartSample#interval(first_stage:); nil in fixed mode.
     def first_stage = auto? ? @starts : nil
 
+    # Seconds of load one start costs a cell: its windows, each after the
+    # Runner's short re-warm-up (the start's own warm-up is not counted).
+    attr_reader :load_s_per_start
+
     # How many starts a block needs in all, decided after the first stage:
     # samples are the block's cells' StartSamples (of throughput) over the
-    # first stage; load_s_per_start the load one start costs a cell.
-    def starts_needed(samples, load_s_per_start:)
+    # first stage; at most max_deployments starts and max_cell_s of load.
+    def starts_needed(samples, load_s_per_start: self.load_s_per_start)
       return @starts unless auto?
 
       wanted = samples.map { |sample| stein_starts(sample) }.max || @starts

@@ -202,8 +202,7 @@ module Rackbench
       samples = active(block).map do |c|
         StartSample.of(@states[c.index].repeats, start_of: :deployment.to_proc, value_of: :good_requests_per_s.to_proc)
       end
-      per_start_s = (suite["duration_s"].to_f + [suite["warmup_s"].to_f, SHORT_WARMUP_S].min) * policy.windows
-      @starts_needed[block_key(block)] = policy.starts_needed(samples, load_s_per_start: per_start_s)
+      @starts_needed[block_key(block)] = policy.starts_needed(samples)
     end
 
     # Rounds of the block's cells short of `due` repeats until none is.
