@@ -37,6 +37,13 @@ module Rackbench
       assert_match(/\Aa and b equivalent within ±5\.0 % \(1\.00x \[0\.9\d, 1\.0\d\]\)\z/, c.to_s)
     end
 
+    def test_a_small_but_certain_difference_is_decided_yet_within_the_margin
+      c = Comparison.new(measure("a", 102.0, [1.0, 1.001, 0.999, 1.0]), measure("b", 100.0, [1.0, 1.0, 1.0, 1.0]))
+      assert_equal :a_better, c.verdict, "the interval excludes 1"
+      assert c.within_margin?, "2 % is inside ±5 %: a tie for a claim that allows 5 %"
+      refute Comparison.new(c.a, c.b, margin: 0.01).within_margin?
+    end
+
     def test_a_wide_interval_around_one_is_inconclusive_and_says_how_many_more_starts_would_settle_it
       c = Comparison.new(measure("a", 100.0, [0.9, 1.1, 1.0, 0.95]), measure("b", 100.0, [1.05, 0.92, 1.0, 1.08]))
       assert_equal :inconclusive, c.verdict

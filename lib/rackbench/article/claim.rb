@@ -71,23 +71,22 @@ module Rackbench
         [answer, "#{ratio_text(comparison)}#{band_text} (#{show(a)} vs #{show(b)})"]
       end
 
-      # Holds when the whole CI of the ratio lies within the tolerance
-      # (default 10 %) of 1; "no" when it lies wholly outside; else "not shown".
+      # Comparison's equivalence test with the claim's tolerance (default
+      # 10 %) as its margin: "yes" when the whole CI of the ratio lies within
+      # ±tolerance of 1; "no" when it lies wholly outside; else "not shown".
       def check_ties
         a, b = pair
         return unmeasured(a, b) unless a&.ok? && b&.ok?
 
-        comparison = compare(a, b)
+        tolerance = @spec.fetch("tolerance", 0.1)
+        comparison = compare(a, b, margin: tolerance)
         return uncomparable(comparison) unless comparison.measured?
 
-        tolerance = @spec.fetch("tolerance", 0.1)
         ci = comparison.ci
         return ["not shown", ratio_text(comparison)] if ci.level.zero?
 
-        lo = 1 / (1 + tolerance)
-        hi = 1 + tolerance
-        answer = if ci.low >= lo && ci.high <= hi then "yes"
-                 elsif ci.high < lo || ci.low > hi then "no"
+        answer = if comparison.within_margin? then "yes"
+                 elsif ci.high < 1 / (1 + tolerance) || ci.low > 1 + tolerance then "no"
                  else "not shown"
                  end
         [answer, "#{ratio_text(comparison)}, tolerance ±#{(tolerance * 100).round} % (#{show(a)} vs #{show(b)})"]
@@ -162,7 +161,9 @@ module Rackbench
                       "(measured: #{answer}, #{detail})"]
       end
 
-      def compare(a, b) = Comparison.new(a.measurement, b.measurement, metric: @metric)
+      def compare(a, b, margin: Comparison::MARGIN)
+        Comparison.new(a.measurement, b.measurement, metric: @metric, margin: margin)
+      end
 
       # "1.23x [1.15, 1.31]": how many times better a is, with the CI.
       def ratio_text(comparison)

@@ -78,9 +78,16 @@ module Rackbench
       return :no_interval if ci.level.zero?
       return :a_better if ci.low > 1
       return :b_better if ci.high < 1
-      return :equivalent if ci.low >= 1 / (1 + margin) && ci.high <= 1 + margin
+      return :equivalent if within_margin?
 
       :inconclusive
+    end
+
+    # The whole interval lies within ±margin of 1 (the equivalence test; an
+    # interval can also exclude 1 and still be within it: a difference too
+    # small to matter). False without an interval.
+    def within_margin?
+      measured? && !ci.level.zero? && ci.low >= 1 / (1 + margin) && ci.high <= 1 + margin
     end
 
     # A verdict that says one side is better.
