@@ -26,7 +26,7 @@ module Rackbench
                       "layer" => [
                         { "mark" => { "type" => "bar", "tooltip" => true },
                           "encoding" => { "y" => y, "x" => { "field" => "value", "type" => "quantitative",
-                                                             "title" => "req/s (median of repeats, 95 % CI)" },
+                                                             "title" => "req/s (over server starts, 95 % CI)" },
                                           "color" => Frame.color(shown_labels).merge("legend" => nil) } },
                         { "mark" => { "type" => "rule", "strokeWidth" => 2 },
                           "encoding" => { "y" => y, "x" => { "field" => "low", "type" => "quantitative" },

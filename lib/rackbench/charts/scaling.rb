@@ -14,8 +14,8 @@ module Rackbench
     class Scaling < GroupChart
       # metric => [name suffix, title, y axis title]
       METRICS = {
-        "requests_per_s" => ["throughput", "throughput against concurrency", "req/s (median of repeats, 95 % CI band)"],
-        "latency_p99_ms" => ["p99", "p99 latency against concurrency", "p99 ms (all repeats, 95 % CI band)"]
+        "requests_per_s" => ["throughput", "throughput against concurrency", "req/s (over server starts, 95 % CI band)"],
+        "latency_p99_ms" => ["p99", "p99 latency against concurrency", "p99 ms (all windows merged; 95 % CI band over starts)"]
       }.freeze
 
       def charts = METRICS.keys.map { |metric| chart(metric) }

@@ -78,11 +78,11 @@ module Rackbench
         cells.select(&:ok?).filter_map(&:latency_model_text).uniq.map { |text| "Latency: #{text}" }
       end
 
-      def throughput_text(median, ci)
-        return nil unless median
-        return grouped(median) unless ci
+      def throughput_text(estimate, ci)
+        return nil unless estimate
+        return grouped(estimate) unless ci
 
-        "#{grouped(median)} [#{grouped(ci.low)}, #{grouped(ci.high)}]"
+        "#{grouped(estimate)} [#{grouped(ci.low)}, #{grouped(ci.high)}]"
       end
 
       # What ran: the run, the machine, the engine and pinning, and the

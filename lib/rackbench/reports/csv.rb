@@ -2,7 +2,7 @@
 
 module Rackbench
   module Reports
-    # One row per cell, measured or not: the median throughput and its CI
+    # One row per cell, measured or not: the throughput over server starts and its CI
     # bounds as numbers, latency, errors, memory (with its kind), CPU, the
     # repeats, the warnings (joined by "; "), for a failed cell the reason, and
     # in a rate sweep (suite rates:) the cell's offered rate in req/s. The

@@ -3,7 +3,7 @@
 module Rackbench
   module Reports
     # The report document (RunDocument) as GitHub markdown: what ran, then
-    # each section under a heading: a table per endpoint with the medians
+    # each section under a heading: a table per endpoint with the figures
     # and CIs, a mix's members, a rate sweep's curves, the verdicts,
     # failures once per server, and warnings.
     class Markdown < Base

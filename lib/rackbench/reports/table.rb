@@ -3,7 +3,7 @@
 module Rackbench
   module Reports
     # The terminal table: the report document (RunDocument: what ran, one
-    # block per endpoint with throughput as a median with its 95 % CI,
+    # block per endpoint with throughput over server starts with its 95 % CI,
     # latency, errors n/tot, memory, CPU, repeats; a mix's members, a rate
     # sweep's curves, the verdicts, failures and warnings) as aligned text.
     # Fits WIDTH columns: lines are folded, and a table drops its optional
