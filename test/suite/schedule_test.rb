@@ -16,6 +16,25 @@ module Rackbench
       rounds.transpose.each { |position| assert_equal [1, 2, 3], position.sort, "each config once in each position" }
     end
 
+    def test_the_config_measured_first_after_a_start_rotates_from_start_to_start
+      schedule = Schedule.new(order: "interleaved", seed: 7)
+      pair = cells.first(2)
+      [1, 2].each do |windows|
+        firsts = (1..4).map do |epoch|
+          round = ((epoch - 1) * windows) + 1
+          schedule.round_order(pair, round, turn: Schedule.turn(epoch: epoch, round_in_epoch: 0)).first.index
+        end
+        assert_equal [2, 2], firsts.tally.values, "with #{windows} window(s) a start, each config leads two of four starts"
+      end
+    end
+
+    def test_within_a_start_the_rounds_still_alternate
+      schedule = Schedule.new(order: "interleaved", seed: 7)
+      pair = cells.first(2)
+      orders = (0..1).map { |k| schedule.round_order(pair, 3 + k, turn: Schedule.turn(epoch: 2, round_in_epoch: k)) }
+      assert_equal orders[0].reverse, orders[1]
+    end
+
     def test_the_same_seed_gives_the_same_order
       a = Schedule.new(order: "random", seed: 11)
       b = Schedule.new(order: "random", seed: 11)

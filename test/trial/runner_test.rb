@@ -40,6 +40,15 @@ module Rackbench
       assert_equal [1, 2], @store.repeats(run_id).fetch(1).map(&:deployment), "a fresh start per deployment"
     end
 
+    def test_side_by_side_configs_take_turns_at_being_measured_first_after_a_start
+      run_suite("order" => "interleaved", "repeats" => 4, "deployments" => 2,
+                "servers" => [{ "server" => "puma", "threads" => 2 }] * 2)
+      measured = @listener.events.select { |e| e.first == :repeat_finished }
+      firsts = measured.group_by(&:last).sort.map { |_start, list| list.first[1] }
+      assert_equal 2, firsts.size, "two starts"
+      refute_equal firsts[0], firsts[1], "the other config leads the second start: #{measured.inspect}"
+    end
+
     def test_a_cell_is_stored_under_the_key_its_plan_built
       run_id = run_suite("endpoints" => ["/hello", "/sleep/1"], "servers" => [{ "server" => "puma", "threads" => 2 }] * 2)
       planned = @store.planned_cells(run_id)

@@ -49,7 +49,10 @@ module Rackbench
     end
 
     # The cells of a block in the order of one round (round numbers from 1).
-    def round_order(cells, round)
+    # Interleaved rotates a seeded order by `turn` (default: round - 1); the
+    # Runner passes Schedule.turn so the config measured first also rotates
+    # from one server start to the next.
+    def round_order(cells, round, turn: round - 1)
       return cells if sequential? || cells.size < 2
 
       rng = Random.new(seed_for(cells, round))
@@ -57,9 +60,16 @@ module Rackbench
         cells.shuffle(random: rng)
       else
         base = cells.shuffle(random: Random.new(seed_for(cells, 0)))
-        base.rotate(-(round - 1) % base.size)
+        base.rotate(-turn % base.size)
       end
     end
+
+    # The rotation of a round that is the k-th (from 0) of server start
+    # `epoch`: k + epoch - 1. Rotating by the round number alone gives every
+    # start the same first config when a start holds as many rounds as there
+    # are configs (2 windows, A/B: A B, B A at every start), so A would
+    # always be started, warmed and measured first on each start.
+    def self.turn(epoch:, round_in_epoch:) = round_in_epoch + epoch - 1
 
     # How many of `minimum` repeats epoch e (1-based) of `epochs` takes.
     def self.rounds_in_epoch(minimum, epochs, epoch)

@@ -100,6 +100,7 @@ module Rackbench
       @deployed = Hash.new(0)
       @rounds = Hash.new(0)
       @starts_needed = {}
+      @epoch_first_round = {}
     end
 
     # The suite's data plus what this run decided: the seed it drew.
@@ -192,6 +193,7 @@ module Rackbench
     # a fresh run; what is missing in a resumed one). After the first stage
     # the block's number of starts is decided; the last finishes its cells.
     def run_block(block, epoch)
+      deploy_side_by_side(block, epoch)
       fill_rounds(block, (1..epoch).sum { |e| policy.windows_in_start(e) }, epoch)
       decide_starts(block) if epoch == policy.starts
       active(block).each { |c| finish_cell(c) } if epoch >= starts_for(block)
@@ -217,7 +219,20 @@ module Rackbench
       key = block_key(block)
       @rounds[key] = resumed_round(block) if @resume && !@rounds.key?(key)
       round = (@rounds[key] += 1)
-      schedule.round_order(cells, round).each { |cell| measure_repeat(cell, round, epoch) }
+      first = (@epoch_first_round[[key, epoch]] ||= round)
+      turn = Schedule.turn(epoch: epoch, round_in_epoch: round - first)
+      schedule.round_order(cells, round, turn: turn).each { |cell| measure_repeat(cell, round, epoch) }
+    end
+
+    # Every config of the block is started before any of them is measured,
+    # in the order of the start's first round: no config is measured while
+    # another one boots, or measured alone before its neighbours exist.
+    def deploy_side_by_side(block, epoch)
+      cells = active(block)
+      return if cells.size < 2 || schedule.sequential?
+
+      schedule.round_order(cells, @rounds[block_key(block)] + 1, turn: Schedule.turn(epoch: epoch, round_in_epoch: 0))
+              .each { |cell| live_for(cell, epoch) }
     end
 
     def active(block) = block.cells.reject { |c| @states[c.index].done }
