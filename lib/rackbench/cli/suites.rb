@@ -10,14 +10,14 @@ module Rackbench
       end
 
       def call
-        Suite.builtin_names.each do |name|
+        rows = Suite.builtin_names.map do |name|
           suite = Suite.load(name)
-          plan = Plan.new(suite)
-          @out.puts format("%-22s %4d cells  %s", name, plan.size, suite["description"].to_s.lines.first&.strip)
+          [name, Plan.new(suite).size, suite["description"].to_s.lines.first&.strip]
         rescue ConfigError => e
           # A seed suite can name a proxy or server whose adapter this copy lacks.
-          @out.puts format("%-22s  cannot load: %s", name, e.message)
+          [name, nil, "cannot load: #{e.message}"]
         end
+        @out.print Reports::Grid.new(%w[Suite Cells Description], rows, align: %i[left right left]).text
         0
       end
     end
