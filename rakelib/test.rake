@@ -14,6 +14,11 @@ require "tmpdir"
 # leftovers by their own pid), so they cannot see each other's processes, and
 # a file that leaks or crashes fails alone. TEST=path runs one file.
 #
+# Each worker slot gives its files its own load-generator CPU
+# (RACKBENCH_CLIENT_CPU, see Pinning): the first slot the last CPU, the next
+# the one before, so the two workers' servers run on different CPUs instead
+# of both on CPU 0 beside both load generators' idle one.
+#
 # Seconds per file come from tmp/test-seconds.json (this checkout's last run,
 # written by every `rake test`), else from rakelib/test-seconds.json (a whole
 # run's, committed: `rake test:seconds` copies the last run's there), else a
@@ -47,7 +52,7 @@ module TestQueue
     failed = []
     Dir.mktmpdir("rackbench-tests") do |dir|
       until queue.empty? && running.empty?
-        start(queue.shift, dir, running) while running.size < at_once && !queue.empty?
+        start(queue.shift, dir, running, free_slot(running)) while running.size < at_once && !queue.empty?
         pid, status = Process.wait2
         file, log, started = running.delete(pid)
         took[file] = monotonic_s - started
@@ -59,10 +64,23 @@ module TestQueue
     failed
   end
 
-  def start(file, dir, running)
+  def start(file, dir, running, slot)
     log = File.join(dir, "#{file.tr("/", "_")}.log")
-    pid = Process.spawn(RbConfig.ruby, "-w", "-Ilib", "-Itest", "-e", LOADER, file, out: log, err: %i[child out])
-    running[pid] = [file, log, monotonic_s]
+    pid = Process.spawn(slot_env(slot), RbConfig.ruby, "-w", "-Ilib", "-Itest", "-e", LOADER, file,
+                        out: log, err: %i[child out])
+    running[pid] = [file, log, monotonic_s, slot]
+  end
+
+  def free_slot(running) = (0..).find { |slot| running.values.none? { |entry| entry[3] == slot } }
+
+  # The load generator's CPU for a slot's files: counted from the last CPU,
+  # unless the caller chose one (or the machine has a single CPU).
+  def slot_env(slot)
+    require_relative "../lib/rackbench"
+    cpus = Rackbench::Pinning.available_cpus
+    return {} if ENV.key?(Rackbench::Pinning::CLIENT_CPU_VAR) || cpus.size < 2
+
+    { Rackbench::Pinning::CLIENT_CPU_VAR => cpus[-1 - (slot % cpus.size)].to_s }
   end
 
   def report(file, log, status, took_s)

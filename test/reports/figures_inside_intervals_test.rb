@@ -7,11 +7,12 @@ require "json"
 module Rackbench
   # Every figure a report prints lies inside its own interval, in every
   # format, on a real run: throughput (figure over starts, t interval over
-  # starts) and p99 (merged histogram, batch means over starts) alike.
+  # starts) and p99 (merged histogram, batch means over starts) alike. One
+  # run (3 starts of two servers) serves every format's check.
   class FiguresInsideIntervalsTest < Minitest::Test
     BIN = File.join(ROOT, "bin", "rackbench")
 
-    def setup
+    def measure_a_run
       suite = write_suite({ "endpoints" => ["/hello", "/sleep/10"], "concurrency" => [4], "engine" => "native",
                             "duration_s" => 1, "warmup_s" => 0.3, "repeats" => 6, "deployments" => 3,
                             "servers" => [{ "server" => "puma", "threads" => 4 }, { "server" => "thin" }] })
@@ -21,7 +22,13 @@ module Rackbench
 
     def report(format) = Open3.capture3(BIN, "report", "--results", tmpdir, "--format", format).first
 
-    def test_json_figures_lie_inside_their_intervals
+    def test_every_format_prints_each_figure_inside_its_own_interval
+      measure_a_run
+      assert_json_figures_inside_their_intervals
+      assert_table_markdown_and_html_print_no_figure_outside_its_brackets
+    end
+
+    def assert_json_figures_inside_their_intervals
       cells = JSON.parse(report("json"))["cells"]
       assert_equal 4, cells.size
       cells.each do |c|
@@ -37,7 +44,7 @@ module Rackbench
       assert(cells.any? { |c| c["latency_p99_ci_ms"] }, "some cell had the 1,000 requests a start that a p99 interval needs")
     end
 
-    def test_table_markdown_and_html_print_no_figure_outside_its_brackets
+    def assert_table_markdown_and_html_print_no_figure_outside_its_brackets
       %w[table markdown html].each do |format|
         text = report(format)
         text = File.read(text.strip) if format == "html" # the html format writes report.html and prints its path

@@ -3,38 +3,22 @@
 require_relative "server_helper"
 require "net/http"
 
-# The JRuby servers of 000_4acd4926cf356a23.txt on Debian's jruby. JRuby 9.3
-# parses Ruby 2.6, so they serve a hello app written in it (the bundled app
-# may use newer syntax); a JVM starts slowly, hence the longer readiness wait.
+# The JRuby servers of 000_4acd4926cf356a23.txt on Debian's jruby (JRuby 9.3,
+# which parses Ruby 2.6); a JVM starts slowly, hence the longer readiness
+# wait. Each test starts one JVM, so each checks all it can of that server.
 class JRubyServersTest < Minitest::Test
   include Rackbench::ServerTestHelpers
 
-  HELLO_26 = <<~RUBY
-    run lambda { |env| env["PATH_INFO"] == "/hello" ? [200, { "content-type" => "text/plain" }, ["hello world"]] : [404, {}, ["not found"]] }
-  RUBY
-
-  def app
-    path = File.join(tmpdir, "app", "config.ru")
-    FileUtils.mkdir_p(File.dirname(path))
-    File.write(path, HELLO_26)
-    path
-  end
-
-  # Before puma_tcp_info.rb, about half of the JVMs started here dropped every
+  # The Rails app on puma_jruby, whose gem folder also holds a Rack 3: Rack
+  # 2.2 is the one activated, so Rails 6.1 loads and serves. Before
+  # puma_tcp_info.rb, about half of the JVMs started here dropped every
   # request (JRuby's getsockopt(TCP_INFO) overflowed its buffer): one JVM, no
   # retry, every request of the load answered.
-  def test_puma_on_jruby_serves_hello_under_load_without_errors
-    result = assert_serves_hello({ "server" => "puma_jruby", "threads" => 4 }, app: app, ready_timeout_s: 150)
-    assert_includes @deployment.commands.first, Rackbench::Servers::PumaJruby::TCP_INFO_PATCH
-    assert_operator result.requests_per_s, :>, 0
-  end
-
-  # The Rails app on puma_jruby, whose gem folder also holds a Rack 3: Rack
-  # 2.2 is the one activated, so Rails 6.1 loads and serves.
   def test_puma_on_jruby_serves_the_bundled_rails_app_under_load_without_errors
     assert_serves_hello({ "server" => "puma_jruby", "threads" => 4 }, app: Rackbench::Apps.path("rails"),
                                                                       ready_timeout_s: 150, warmup_requests: 100)
     assert_includes @deployment.commands.first, Rackbench::Servers::PumaJruby::RACK2
+    assert_includes @deployment.commands.first, Rackbench::Servers::PumaJruby::TCP_INFO_PATCH
   end
 
   # The bundled rack app (rack/files) loads in jruby-rack because Rack 2.2 sits
