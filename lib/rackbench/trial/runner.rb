@@ -4,6 +4,9 @@ require "English"
 require "fileutils"
 require "set"
 require_relative "runner/resuming"
+require_relative "runner/deployments"
+require_relative "runner/recording"
+require_relative "runner/warm_up"
 
 module Rackbench
   # Runs a Plan: start the suite's services, then measure every cell in
@@ -31,6 +34,9 @@ module Rackbench
   # (failed cells too); then run_finished(run).
   class Runner
     include Resuming
+    include Deployments
+    include Recording
+    include WarmUp
 
     SHORT_WARMUP_S = 0.25 # later windows on a warm deployment: reconnect only
 
@@ -247,9 +253,7 @@ module Rackbench
       trial = live.trial
       trial.verify!(cell.endpoint, timeout_s: suite["timeout_s"])
       drain = trial.drain(path: drain_path(cell), timeout_s: suite["drain_timeout_s"])
-      first = !live.warmed.include?(cell.index)
-      steady = first && SteadyWarmup.wanted?(suite, trial.server, suite.app_path(*trial.server.config["app"]))
-      load = load_for(trial, cell, warmup_s: first && !steady ? suite["warmup_s"].to_f : short_warmup_s)
+      first, steady, load = window_load(live, cell)
       cell_dir = File.join(trial.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
       n = state.repeats.size + 1
       warmed = prepare_window(load, drain, trial.server, File.join(cell_dir, "reset-r#{n}"), first: first, steady: steady)
@@ -257,18 +261,34 @@ module Rackbench
       repeat = trial.measure(load, dir: cell_dir, dependencies: dependencies, neighbours: neighbours,
                                    log_name: "#{@engine.name}-r#{n}.out")
       warmed!(live, cell, repeat, warmed)
-      live.requests = live.requests.to_i + repeat.result.requests.to_i
-      repeat.resources["memory"]&.store("requests", live.requests) # measured requests this deployment served so far
-      repeat.index = n
-      repeat.deployment = live.number
-      repeat.round = schedule.sequential? ? nil : round
-      store.add_repeat(@run["id"], cell.index, repeat)
-      state.repeats << repeat
-      state.load_s += load.duration_s.to_f + load.warmup_s.to_f
-      emit(:repeat_finished, cell, repeat)
+      keep(state, live, repeat, round, load)
     rescue ServiceError, ConfigError => e
       fail_cell(cell, e.message, e.respond_to?(:log_tail) ? e.log_tail : nil, live&.trial)
       retire([live.key]) if live && !live.trial.alive?
+    end
+
+    # Whether this is the cell's first window on the start, whether it warms
+    # up until steady, and the window's load (its warm-up: the suite's on a
+    # first window, a reconnect after that or after a steady warm-up).
+    def window_load(live, cell)
+      trial = live.trial
+      first = !live.warmed.include?(cell.index)
+      steady = first && SteadyWarmup.wanted?(suite, trial.server, suite.app_path(*trial.server.config["app"]))
+      [first, steady, load_for(trial, cell, warmup_s: first && !steady ? suite["warmup_s"].to_f : short_warmup_s)]
+    end
+
+    # A measured window becomes the cell's next repeat: numbered, tied to its
+    # start and round, stored, and told to the listener.
+    def keep(state, live, repeat, round, load)
+      live.requests = live.requests.to_i + repeat.result.requests.to_i
+      repeat.resources["memory"]&.store("requests", live.requests) # measured requests this deployment served so far
+      repeat.index = state.repeats.size + 1
+      repeat.deployment = live.number
+      repeat.round = schedule.sequential? ? nil : round
+      store.add_repeat(@run["id"], state.cell.index, repeat)
+      state.repeats << repeat
+      state.load_s += load.duration_s.to_f + load.warmup_s.to_f
+      emit(:repeat_finished, state.cell, repeat)
     end
 
     # The probe path of the drain: the suite's drain_path, else the bundled
@@ -295,150 +315,6 @@ module Rackbench
       return chosen unless chosen.nil? || chosen == "auto"
 
       cell.rate ? "poisson" : "uniform"
-    end
-
-    # Later windows on a warm deployment (and the window after a steady warm-up): reconnect only.
-    def short_warmup_s = [suite["warmup_s"].to_f, SHORT_WARMUP_S].min
-
-    # Before each window: the app's data reset (reset_each: window); then,
-    # before the first window of a cell on a start, the warm-up: until steady
-    # (returns what SteadyWarmup recorded), or for warmup_s.
-    def prepare_window(load, drain, server, reset_dir, first:, steady:)
-      reset!(server, reset_dir, "window")
-      cell_dir = File.dirname(reset_dir)
-      return steady_warmup.run(load, dir: cell_dir) if steady
-
-      warm_up(load, drain, cell_dir) if first
-      nil
-    end
-
-    # The suite's reset: commands, before each start or (reset_each: window)
-    # each window, so writes do not pile up from one to the next; a failure
-    # fails the cell (a start's: the server's cells).
-    def reset!(server, dir, moment)
-      return unless suite["reset"] && suite["reset_each"] == moment
-
-      own_app.server_reset!(server, supervisor, dir, @service_env, app_path: suite.app_path(*server.config["app"]),
-                                                                   log_root: store.dir)
-    end
-
-    # The cell is warm on this start; a steady warm-up's record goes with its first window.
-    def warmed!(live, cell, repeat, record)
-      live.warmed << cell.index
-      repeat.resources["warmup"] = record if record
-    end
-
-    def steady_warmup
-      @steady_warmup ||= SteadyWarmup.new(engine: @engine, supervisor: supervisor, pinning: pinning, max_s: suite["warmup_s_max"])
-    end
-
-    # An engine that cannot cut the warm-up from its own run gets a separate
-    # warm-up run, after a drain; the Window drains again before measuring.
-    def warm_up(load, drain, cell_dir)
-      return if @engine.warmup_in_run? || load.warmup_s.zero?
-
-      warm = load.dup
-      warm.duration_s = load.warmup_s
-      warm.requests = nil
-      drain.wait
-      @engine.run(warm, supervisor: supervisor, dir: cell_dir, cpus: pinning.client_cpus, log_name: "warmup.out")
-    rescue ServiceError
-      nil # a warm-up failure shows again, measured, in the window itself
-    end
-
-    # --- deployments ------------------------------------------------------
-
-    def group_key(cell) = [cell.server_index, cell.server_config]
-
-    def groups = @groups ||= plan.groups.to_h { |g| [[g.server_index, g.server_config], g] }
-
-    def server_for(group) = Servers.fetch(group.server_config["server"]).new(group.server_config)
-
-    # The live Trial of the cell's server config for this epoch: started
-    # (side by side with the others of its level) when there is none, or the
-    # one there died. A start failure fails every unfinished cell of the group.
-    def live_for(cell, epoch)
-      key = group_key(cell)
-      live = @live[key]
-      retire([key]) if live && (live.epoch != epoch || !live.trial.alive?)
-      return @live[key] if @live[key]
-
-      group = groups.fetch(key)
-      number = (@deployed[key] += 1)
-      trial = trial_for(group, cell.key, number)
-      setup_server(key, trial.server, File.join(File.dirname(trial.dir), "setup"))
-      reset!(trial.server, File.join(trial.dir, "reset"), "start")
-      @live[key] = Live.new(key: key, trial: trial.start, epoch: epoch, number: number, warmed: Set.new)
-    rescue ServiceError => e
-      group.cells.each { |c| fail_cell(c, e.message, e.log_tail) }
-      nil
-    end
-
-    # Every answer is checked before it is measured: against the suite's
-    # expect_status/expect_body, else, for a bundled app, the catalogue's
-    # expected answer (AnswerRule). explain: true serves the app inside the probe.
-    def trial_for(group, key, number)
-      config = group.server_config
-      rule = AnswerRule.new(catalogue: Apps.bundled?(config["app"] || suite["app"]), env: @service_env)
-      dir = File.join(@run["dir"], format("%02d-%s", key.variant, slug(key.config_label)), "d#{number}")
-      Trial.new(server_for(group), supervisor: supervisor, dir: dir, app: suite.app_path(*config["app"]), window: @window,
-                                   rule: rule, explain: suite["explain"], env: @service_env, cpus: pinning.server_cpus,
-                                   ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
-                                   host: @fleet&.server_connection(config), log_root: store.dir)
-    end
-
-    # A server entry's own setup: commands, once per run before its first start.
-    def setup_server(key, server, dir)
-      return if (@set_up ||= Set.new).include?(key)
-
-      own_app.server_setup!(server, supervisor, dir, @service_env, app_path: suite.app_path(*server.config["app"]),
-                                                                   log_root: store.dir)
-      @set_up << key
-    end
-
-    def retire(keys)
-      keys.each { |key| @live.delete(key)&.trial&.stop }
-    end
-
-    # --- recording --------------------------------------------------------
-
-    def finish_cell(cell)
-      state = @states[cell.index]
-      return if state.done
-
-      state.done = true
-      record(cell, "ok", state.repeats)
-    end
-
-    def fail_cell(cell, reason, log_tail = nil, trial = nil)
-      state = @states[cell.index]
-      return if state.done
-
-      state.done = true
-      record(cell, "failed", state.repeats, reason: reason, log_tail: log_tail, trial: trial)
-    end
-
-    # The cell's row: its key's columns (label rendered from it) and how it went.
-    def record(cell, status, repeats, reason: nil, log_tail: nil, trial: nil)
-      trial ||= @live[group_key(cell)]&.trial
-      row = cell.key.columns.merge(
-        "position" => cell.index, "engine" => @engine.name, "status" => status, "reason" => reason, "log_tail" => log_tail,
-        "server_version" => trial&.server_version || Servers.fetch(cell.server_name).version,
-        "server_command" => trial&.commands, "engine_command" => repeats.last&.result&.command,
-        "started_at" => repeats.first&.started_at || Time.now.utc.iso8601(3)
-      )
-      measurement = Measurement.new(row, repeats, precision: policy.precision, first_stage: policy.first_stage)
-      store.add_cell(@run["id"], row.merge(summary(measurement)))
-      emit(:cell_finished, cell, measurement)
-    end
-
-    # The cell's figures as columns, for queries over the store.
-    def summary(measurement)
-      return {} unless measurement.ok?
-
-      { "requests_per_s" => measurement.requests_per_s, "latency_mean_us" => measurement.latency_mean_ms&.*(1000),
-        "latency_p99_us" => measurement.latency_ms(99)&.*(1000), "requests" => measurement.requests,
-        "errors" => measurement.errors }
     end
 
     def emit(event, *args)
