@@ -5,6 +5,7 @@ require_relative "suite/ranges"
 require_relative "suite/own_app_keys"
 require_relative "suite/host_keys"
 require_relative "suite/scaling"
+require_relative "suite/keys"
 
 module Rackbench
   # A suite file, read and validated. Errors name the file, the line and the key.
@@ -32,84 +33,12 @@ module Rackbench
 
     BUILTIN_DIR = File.join(__dir__, "suite", "builtin")
 
-    MAX_DURATION_S = 86_400 # one day: a cell, a warm-up, a timeout
-
-    def self.key(name, types, **options) = [name, Knob.new(name, types, **options)]
-
-    def self.duration(name, doc, low = { above: 0 }, **options)
-      key(name, :number, unit: "seconds", max: MAX_DURATION_S, doc: doc, **low, **options)
-    end
-    private_class_method :key, :duration
-
-    # Every top-level key of a suite: its type, bounds, default and meaning (Knob).
-    KEYS = [
-      key("name", :string, doc: "the suite's name (default: its file's)"),
-      key("description", :string, default: "", doc: "one line on what it measures"),
-      key("app", :string, default: "rack", doc: "a bundled app (apps/NAME) or a path to a config.ru"),
-      # The app's own needs (OwnApp): env vars of every server, commands run
-      # once before the first deployment, the path that answers once it is ready.
-      key("env", :mapping, default: {}, doc: "environment variables of every server"),
-      key("setup", :list, doc: "commands run once before the first deployment"),
-      key("reset", :list, doc: "commands that reset the app's data before each start (or window)"),
-      key("reset_each", :one_of, values: %w[start window], doc: "when reset: runs"),
-      key("ready_path", :string, doc: "the path that answers once the app is ready"),
-      key("endpoints", :list, doc: "paths, or {path: ..., expect_body: ...}"),
-      key("mix", :list, doc: "weighted endpoints sent as one traffic mix"),
-      key("concurrency", :list, default: [10], doc: "connections of each cell"),
-      duration("duration_s", "measured seconds per cell", default: 2),
-      duration("warmup_s", "load applied before measuring, never counted", { min: 0 }, default: 1),
-      # SteadyWarmup: until the last seconds' throughput has no trend (default for Rails, yjit and JRuby servers).
-      key("warmup", :string, doc: "steady (until throughput has no trend) or fixed (warmup_s)"),
-      duration("warmup_s_max", "the longest a steady warm-up may take", default: SteadyWarmup::DEFAULT_MAX_S),
-      key("requests", :whole, min: 1, max: 1_000_000_000, doc: "requests per cell instead of a duration"),
-      duration("timeout_s", "seconds a request may take", default: 10),
-      key("rate", :number, above: 0, unit: "requests per second", doc: "one offered open-loop rate"),
-      # A rate sweep: each offered open-loop rate (req/s) a level of every cell
-      # (Plan), at each concurrency, which sets the connections available.
-      key("rates", %i[list string],
-          doc: "offered open-loop rates, each a level of every cell; or auto: found from each config's knee under slo:"),
-      key("slo", :string, doc: "rates: auto's bound, as tune's --slo: 'p99<=200ms' or 'p99<=200ms,errors<=1%'"),
-      key("arrivals", :one_of, values: %w[auto uniform poisson],
-                               doc: "open loop's arrivals: evenly spaced, or random (Poisson, seeded); " \
-                                    "auto: poisson in a rate sweep, uniform at a fixed rate"),
-      key("engine", :string, default: "native", doc: "the load engine: native, wrk or ab"),
-      key("client_threads", :whole, min: 1, max: 256, default: 1, doc: "load generator threads (rackbench-load's limit: 256)"),
-      key("keepalive", :boolean, default: true, doc: "keep connections open between requests"),
-      key("pin", :boolean, default: true, doc: "pin the server and the load generator to disjoint CPUs"),
-      duration("ready_timeout_s", "seconds a deployment may take to answer", default: 30),
-      key("servers", :list, doc: "server configs, each {server: NAME, knobs...}"),
-      key("services", :list, doc: "backing services, each {service: NAME, ...}"),
-      key("depends_on", :list, doc: "processes the app depends on, already running: {name:, port:|pid_file:|command:}"),
-      # Across machines (Hosts): ssh destinations by name, and the roles they take.
-      key("hosts", :mapping, doc: "ssh destinations by name"),
-      key("server_host", :string, doc: "the host the servers run on"),
-      key("load_hosts", :list, doc: "the hosts the load comes from"),
-      # How many server starts and windows (RepeatPolicy, StartSample):
-      # "auto" runs `deployments` starts of `windows` windows, then as many
-      # more starts (at most max_deployments, and max_cell_s seconds of load a
-      # cell) as the throughput interval needs to be within ±precision;
-      # `repeats: N` runs N windows over `deployments` starts. Configs whose
-      # ratio's interval lies within ±margin of 1 are "equivalent".
-      key("repeats", :any, default: "auto", doc: "auto, or a whole number of windows per cell"),
-      key("deployments", :whole, min: 1, default: 4, doc: "server starts of the first stage (fixed: starts in all)"),
-      key("windows", :whole, min: 1, default: 2, doc: "windows per server start (auto)"),
-      key("max_deployments", :whole, min: 1, default: 10, doc: "server starts auto stops at"),
-      duration("max_cell_s", "seconds of load per cell beyond which auto adds no start", default: 60),
-      key("precision", :number, above: 0, max: 0.99, default: 0.05,
-                                doc: "the throughput interval's half-width auto aims for (0.05: ±5 %)"),
-      key("margin", :number, above: 0, max: 0.99, default: 0.05,
-                             doc: "configs within ±margin of each other are equivalent (0.05: ±5 %)"),
-      key("order", :one_of, values: Schedule::ORDERS, doc: "the order cells run in"),
-      key("seed", :whole, doc: "the seed of order: random"),
-      duration("drain_timeout_s", "seconds to wait for a server to go idle", { min: 0 }, default: 30),
-      key("drain_path", :string, doc: "the path the drain probes"),
-      key("smoke", :mapping, default: {}, doc: "what --smoke overrides"),
-      key("scale", :mapping, default: {}, doc: "what --scale overrides"),
-      key("article", :mapping, default: {}, doc: "the article's claims"),
-      key("explain", :boolean, default: false, doc: "split latency into queue, app and GC (the probe; engine: native)"),
-      key("capacity", :mapping, doc: "memory, price_per_hour and cpus of the machine to size for (Capacity)")
-    ].to_h.freeze
     REQUIRED = %w[endpoints servers].freeze
+    # Keys of older versions, refused with what replaced them.
+    RETIRED = %w[min_repeats max_repeats].to_h do |key|
+      [key, "was replaced by deployments (server starts), windows (per start) and max_deployments: a start, " \
+            "not a window, is the unit of noise"]
+    end.freeze
 
     attr_reader :path, :data
 
@@ -234,39 +163,12 @@ module Rackbench
       validate_all_ranges
     end
 
-    # repeats: "auto" or a whole number >= 1; counts >= 1; 0 < precision < 1.
+    # What the key schema (KEYS) cannot say: the drain's path is a path.
     def validate_statistics(data, where = [])
-      repeats = data["repeats"]
-      unless repeats.nil? || repeats == "auto" || (repeats.is_a?(Integer) && repeats.positive?)
-        raise error(where + ["repeats"], "must be auto or a whole number >= 1, got #{repeats.inspect}")
-      end
-
-      %w[min_repeats max_repeats].each do |key|
-        next unless data.key?(key)
-
-        raise error(where + [key], "was replaced by deployments (server starts), windows (per start) and " \
-                                   "max_deployments: a start, not a window, is the unit of noise")
-      end
-      %w[deployments windows max_deployments].each do |key|
-        value = data[key]
-        next if value.nil? || (value.is_a?(Integer) && value.positive?)
-
-        raise error(where + [key], "must be a whole number >= 1, got #{value.inspect}")
-      end
-      %w[precision margin].each do |key|
-        value = data[key]
-        next if value.nil? || (value.is_a?(Numeric) && value.positive? && value < 1)
-
-        raise error(where + [key], "must be a share between 0 and 1 (0.05 for ±5 %), got #{value.inspect}")
-      end
-
       drain_path = data["drain_path"]
-      if drain_path && !drain_path.start_with?("/")
-        raise error(where + ["drain_path"], "must be a path starting with /, got #{drain_path.inspect}")
-      end
+      return if drain_path.nil? || drain_path.start_with?("/")
 
-      max_cell_s = data["max_cell_s"]
-      raise error(where + ["max_cell_s"], "must be > 0, got #{max_cell_s.inspect}") if max_cell_s && !max_cell_s.positive?
+      raise error(where + ["drain_path"], "must be a path starting with /, got #{drain_path.inspect}")
     end
 
     # Command-line overrides get the same checks as the file's keys; an error
@@ -287,6 +189,8 @@ module Rackbench
     end
 
     def validate_type(key, value, where = [])
+      raise error(where + [key], RETIRED[key]) if RETIRED.key?(key)
+
       knob = KEYS.fetch(key) { raise error([key], "unknown key; known keys: #{KEYS.keys.join(", ")}") }
       problem = knob.problem(value)
       raise error(where + [key], "#{problem}, got #{value.inspect}") if problem

@@ -31,7 +31,7 @@ module Rackbench
 
     def test_command_line_overrides_are_checked_and_recorded
       error = assert_raises(ConfigError) { Suite.load("quick", overrides: { "repeats" => 0 }) }
-      assert_match "(command line).repeats must be auto or a whole number >= 1, got 0", error.message
+      assert_match "(command line).repeats must be one of auto or a whole number > 0, got 0", error.message
       suite = Suite.load("quick", overrides: { "repeats" => 5, "order" => "random" })
       assert_equal({ "repeats" => 5, "order" => "random" }, suite["overrides"])
     end
