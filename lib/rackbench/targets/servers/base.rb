@@ -264,6 +264,17 @@ module Rackbench
       def gem_bin(exe, gem = self.class.gem_name)
         [ruby, Gem.bin_path(gem, exe)]
       end
+
+      # A server configured by a Ruby config file (unicorn, pitchfork): the
+      # file rackbench writes into the deployment's folder, which first reads
+      # the app's own (the config: knob, relative to the app's folder) so the
+      # suite's knobs override it. Returns the file's path.
+      def write_config_file(dir, name, app:, body:)
+        own = config["config"] && File.expand_path(config["config"], File.dirname(app))
+        path = File.join(dir, name)
+        File.write(path, (own ? "instance_eval(File.read(#{own.inspect}), #{own.inspect})\n" : "") + body)
+        path
+      end
     end
   end
 end

@@ -22,9 +22,7 @@ module Rackbench
       starter 3, "workers" => 2
 
       def command(app:, bind:, dir:)
-        config_path = File.join(dir, "pitchfork.rb")
-        own = config["config"] && File.expand_path(config["config"], File.dirname(app))
-        File.write(config_path, (own ? "instance_eval(File.read(#{own.inspect}), #{own.inspect})\n" : "") + config_file(bind))
+        config_path = write_config_file(dir, "pitchfork.rb", app: app, body: config_file(bind))
         [*gem_bin("pitchfork"), "-E", "production", "-c", config_path, app]
       end
 

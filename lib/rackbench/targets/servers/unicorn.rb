@@ -18,9 +18,7 @@ module Rackbench
       starter 2, "workers" => 2
 
       def command(app:, bind:, dir:)
-        config_path = File.join(dir, "unicorn.rb")
-        own = config["config"] && File.expand_path(config["config"], File.dirname(app))
-        File.write(config_path, (own ? "instance_eval(File.read(#{own.inspect}), #{own.inspect})\n" : "") + config_file(bind))
+        config_path = write_config_file(dir, "unicorn.rb", app: app, body: config_file(bind))
         [*gem_bin("unicorn"), "-E", "production", "-c", config_path, app]
       end
 
