@@ -99,21 +99,15 @@ module Rackbench
         return unmeasured(a) unless a&.ok?
 
         rivals = level_cells(a).reject { |c| c.label == a.label }
-        measured = rivals.select(&:ok?)
         missing = rivals.reject(&:ok?).map(&:label).uniq
         note = missing.empty? ? "" : "; not measured: #{missing.join(", ")}"
-        return ["not measured", "no rival was measured#{note}"] if measured.empty?
+        return ["not measured", "no rival was measured#{note}"] if rivals.none?(&:ok?)
 
-        comparisons = measured.map { |rival| compare(a, rival) }.select(&:measured?)
+        comparisons = rivals.select(&:ok?).map { |rival| compare(a, rival) }.select(&:measured?)
         return ["not shown", "no rival could be compared#{note}"] if comparisons.empty?
 
         closest = comparisons.min_by(&:ratio)
-        verdicts = comparisons.map(&:verdict)
-        answer = if verdicts.all?(:a_better) then "yes"
-                 elsif verdicts.include?(:b_better) then "no"
-                 else "not shown"
-                 end
-        [answer,
+        [leads_answer(comparisons.map(&:verdict)),
          "against the closest, #{closest.b.label}: #{ratio_text(closest)} (#{show(a)} vs #{show(Figures.new(closest.b))})#{note}"]
       end
 
@@ -137,13 +131,9 @@ module Rackbench
         return ["not measured", "#{a.label}: no per-second series of 4 s or more (engine #{a.cell["engine"]})"] if series.empty?
 
         ci = Stats.head_tail_ratio_ci(series)
-        answer = if ci.high < WARM_UP_SHARE then "yes"
-                 elsif ci.low > WARM_UP_SHARE then "no"
-                 else "not shown"
-                 end
         head = [series.first.size / 4, 1].max
-        [answer, "the first #{head} s ran at #{pct(ci.estimate)} [#{pct(ci.low)}, #{pct(ci.high)}] of the last " \
-                 "#{series.first.size / 2} s (#{a.label}, #{series.size} cold start#{"s" if series.size > 1})"]
+        [warm_up_answer(ci), "the first #{head} s ran at #{pct(ci.estimate)} [#{pct(ci.low)}, #{pct(ci.high)}] of the last " \
+                             "#{series.first.size / 2} s (#{a.label}, #{series.size} cold start#{"s" if series.size > 1})"]
       end
 
       WARM_UP_SHARE = 0.9
@@ -151,6 +141,24 @@ module Rackbench
       private
 
       def pair = [find(@spec["a"]), find(@spec["b"])]
+
+      # Leads when ahead of every rival (each interval above 1: an
+      # intersection-union test, at the level of one); "no" when a rival is
+      # ahead; else "not shown".
+      def leads_answer(verdicts)
+        return "yes" if verdicts.all?(:a_better)
+
+        verdicts.include?(:b_better) ? "no" : "not shown"
+      end
+
+      # Warms up when the first seconds' share of the last ones lies wholly
+      # below WARM_UP_SHARE; "no" when wholly above.
+      def warm_up_answer(ci)
+        return "yes" if ci.high < WARM_UP_SHARE
+        return "no" if ci.low > WARM_UP_SHARE
+
+        "not shown"
+      end
 
       # The figures stay beside the answer, which the CPUs decide (a failed cell stays "not measured").
       def too_few_cpus(answer, detail)
