@@ -98,12 +98,10 @@ module Rackbench
         a = find(@spec["a"])
         return unmeasured(a) unless a&.ok?
 
-        rivals = level_cells(a).reject { |c| c.label == a.label }
-        missing = rivals.reject(&:ok?).map(&:label).uniq
-        note = missing.empty? ? "" : "; not measured: #{missing.join(", ")}"
-        return ["not measured", "no rival was measured#{note}"] if rivals.none?(&:ok?)
+        measured, note = rivals(a)
+        return ["not measured", "no rival was measured#{note}"] if measured.empty?
 
-        comparisons = rivals.select(&:ok?).map { |rival| compare(a, rival) }.select(&:measured?)
+        comparisons = measured.map { |rival| compare(a, rival) }.select(&:measured?)
         return ["not shown", "no rival could be compared#{note}"] if comparisons.empty?
 
         closest = comparisons.min_by(&:ratio)
@@ -141,6 +139,13 @@ module Rackbench
       private
 
       def pair = [find(@spec["a"]), find(@spec["b"])]
+
+      # The measured rivals of a at its level, and a note naming those not measured.
+      def rivals(a)
+        all = level_cells(a).reject { |c| c.label == a.label }
+        missing = all.reject(&:ok?).map(&:label).uniq
+        [all.select(&:ok?), missing.empty? ? "" : "; not measured: #{missing.join(", ")}"]
+      end
 
       # Leads when ahead of every rival (each interval above 1: an
       # intersection-union test, at the level of one); "no" when a rival is
