@@ -3,9 +3,10 @@
 # The figures of the README and doc/, regenerated from stored runs:
 #
 #   bundle exec rake docs:runs   # make the runs (slow): the quick suite (stored in doc/runs/quick),
-#                                # a tune, then each seed suite with --smoke
+#                                # a tune, each seed suite with --smoke, a calibrate and an ab
 #   bundle exec rake docs        # doc/servers.md's matrix, README's sample; doc/tune.md's real run;
-#                                # doc/doctor.md's example; doc/seeds.md and doc/seeds/*.md; doc/images/*.svg
+#                                # doc/doctor.md's example; doc/seeds.md and doc/seeds/*.md; doc/images/*.svg;
+#                                # doc/calibrate.md's and doc/ab.md's output
 #
 # The quick run the README's sample comes from is committed (doc/runs/quick),
 # so `rake docs:sample` renders it again with the current code whenever a
@@ -26,11 +27,11 @@ DOCS_SEEDS = { "torquebox-2011" => "000", "thin-nginx-2008" => "001", "app-serve
                "puma-vs-unicorn-2016" => "003", "lighttpd-proxy-2008" => "004" }.freeze
 
 desc "Regenerate the README's support matrix and sample, doc/tune.md's run, doc/seeds*.md and doc/images/*.svg"
-task docs: %w[docs:servers docs:sample docs:tune docs:doctor docs:seeds]
+task docs: %w[docs:servers docs:sample docs:tune docs:doctor docs:seeds docs:calibrate docs:ab]
 
 namespace :docs do
-  desc "Make the runs the docs are drawn from (slow): the quick suite, a tune, each seed suite with --smoke"
-  task runs: %w[runs:quick runs:tune runs:seeds]
+  desc "Make the runs the docs are drawn from (slow): the quick suite, a tune, each seed suite with --smoke, calibrate, ab"
+  task runs: %w[runs:quick runs:tune runs:seeds runs:calibrate runs:ab]
 
   namespace :runs do
     # Exit status 3 (some cells failed: TorqueBox cannot run on Java 17) is a result, not an error.
