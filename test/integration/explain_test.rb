@@ -18,7 +18,7 @@ module Rackbench
       run_id = Runner.new(Suite.load(path), store: store).run
       store.measurements(run_id).to_h do |m|
         assert m.ok?, "#{m.label}: #{m.reason}"
-        [m.config["threads"], Probe::Breakdown.new(m.repeats.map { |r| r.resources["explain"] })]
+        [m.config["threads"], Probe::Breakdown.of(m.repeats)]
       end
     ensure
       store&.close

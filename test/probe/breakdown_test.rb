@@ -33,13 +33,29 @@ module Rackbench
         assert_in_delta 2.0, b.gc_ms_per_request, 0.01
       end
 
-      def test_the_between_repeat_interval_spans_the_repeats_own_figures
+      # Three starts whose queue p50 is 100, 200 and 150 ms: the interval is
+      # Student t over the starts' log figures (2 degrees of freedom), around
+      # the figure of all requests merged.
+      def test_the_interval_is_student_t_over_server_starts_around_the_merged_figure
         b = Breakdown.new([window([10, 100_000, 50_000, 0]), window([10, 200_000, 50_000, 0]),
-                           window([10, 150_000, 50_000, 0])])
+                           window([10, 150_000, 50_000, 0])], starts: [1, 2, 3])
         ci = b.ci(:queue_ms, 50)
+        logs = [100_000, 200_000, 150_000].map { |us| Math.log(Histogram.value(Histogram.index(us)) / 1000.0) }
+        half = 4.303 * Stats.stddev(logs) / Math.sqrt(3)
 
-        assert_operator ci.low, :<=, 110
-        assert_operator ci.high, :>=, 140
+        assert_in_delta b.queue_ms(50), ci.estimate, 1e-9
+        assert_in_delta Math.log(b.queue_ms(50)) - half, Math.log(ci.low), 1e-3
+        assert_in_delta Math.log(b.queue_ms(50)) + half, Math.log(ci.high), 1e-3
+      end
+
+      # Windows of one start share what that start drew: two of them are one
+      # sample, not two, and give no interval.
+      def test_windows_of_one_start_count_once
+        windows = [window([10, 100_000, 50_000, 0]), window([10, 200_000, 50_000, 0])]
+
+        assert_nil Breakdown.new(windows, starts: [7, 7]).ci(:queue_ms, 50)
+        refute_nil Breakdown.new(windows, starts: [7, 8]).ci(:queue_ms, 50)
+        assert_equal 1, Breakdown.new(windows, starts: [7, 7]).starts
       end
 
       def test_repeats_without_probe_records_give_no_breakdown

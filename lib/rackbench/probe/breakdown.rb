@@ -6,9 +6,13 @@ module Rackbench
     # stored per repeat as resources["explain"]): total latency inside the
     # server (queue + app) at p50 and p99, each split into queue, app and GC
     # as the means of the requests at that percentile; the queue and app
-    # times' own percentiles; GC per request; and between-repeat 95 % CIs.
+    # times' own percentiles; GC per request; and 95 % intervals over server
+    # starts, the model behind every interval rackbench prints (StartSample):
+    # each start's windows merged, that start's figure taken, and the
+    # figure of all starts times exp(± t * spread / sqrt(starts)) on the log
+    # scale, as Measurement#latency_ci_ms does for the engine's latency.
     #
-    #   b = Breakdown.new([window_h, ...])
+    #   b = Breakdown.of(measurement.repeats)   # or Breakdown.new([window_h, ...], starts: [1, 1, 2, ...])
     #   b.at(99)    # => {"total_ms" => 212.0, "queue_ms" => 160.1, "app_ms" => 51.9, "gc_ms" => 0.0}
     #   b.queue_ms(50), b.app_ms(50), b.gc_ms_per_request, b.ci(:app_ms, 50)
     class Breakdown
@@ -17,13 +21,21 @@ module Rackbench
 
       attr_reader :windows, :merged
 
-      # windows: one Probe::Window hash per repeat (nil for repeats without one).
-      def initialize(windows)
-        @windows = windows.compact.reject { |w| w["n"].to_i.zero? }.map { |w| Window.merge([w]) } # stored keys are strings
+      # A measurement's repeats: each one's probe window and its server start.
+      def self.of(repeats) = new(repeats.map { |r| r.resources["explain"] }, starts: repeats.map(&:deployment))
+
+      # windows: one Probe::Window hash per repeat (nil for repeats without
+      # one); starts: the server start of each (each its own start when not given).
+      def initialize(windows, starts: nil)
+        starts ||= windows.each_index.to_a
+        kept = windows.zip(starts).reject { |w, _| w.nil? || w["n"].to_i.zero? }
+        @windows = kept.map { |w, _| Window.merge([w]) } # stored keys are strings
+        @by_start = kept.group_by(&:last).sort_by { |start, _| start.to_i }.map { |_, list| Window.merge(list.map(&:first)) }
         @merged = Window.merge(@windows)
       end
 
       def any? = !windows.empty?
+      def starts = @by_start.size
       def requests = merged["n"]
       def stamped_share = requests.positive? ? merged["stamped"].fdiv(requests) : nil
 
@@ -42,23 +54,34 @@ module Rackbench
       def gc_ms_per_request = requests.positive? ? merged["gc_us"] / 1000.0 / requests : nil
       def gcs_per_1000_requests = requests.positive? ? merged["gc_count"] * 1000.0 / requests : nil
 
-      # The between-repeat 95 % CI of a figure (:queue_ms, :app_ms, or a part of #at: "queue_ms" ...).
-      def ci(figure, percentile)
-        values = windows.filter_map do |w|
-          figure.is_a?(Symbol) ? public_send(figure, percentile, w) : at(percentile, w)&.fetch(figure)
-        end
-        Stats.bootstrap_ci(values)
+      # The 95 % interval over server starts of a figure (:queue_ms, :app_ms,
+      # or a part of #at: "queue_ms" ...); nil with fewer than two starts or
+      # when a start's figure is zero (no log scale for it).
+      def ci(figure, percentile, level: Stats::LEVEL)
+        all = figure(figure, percentile, merged)
+        per_start = @by_start.map { |w| figure(figure, percentile, w) }
+        return nil unless all&.positive? && per_start.size >= 2 && per_start.all? { |v| v&.positive? }
+
+        logs = per_start.map { |v| Math.log(v) }
+        half = StudentT.critical(level, logs.size - 1) * Stats.stddev(logs) / Math.sqrt(logs.size)
+        StartSample::LogInterval.around(Math.log(all), half, level)
       end
 
       def to_h
         return nil unless any?
 
         { "requests" => requests, "stamped_share" => stamped_share, "processes" => merged["processes"].size,
-          "p50" => at(50), "p99" => at(99), "queue_p50_ms" => queue_ms(50), "queue_p99_ms" => queue_ms(99),
+          "starts" => starts, "p50" => at(50), "p99" => at(99), "queue_p50_ms" => queue_ms(50), "queue_p99_ms" => queue_ms(99),
           "app_p50_ms" => app_ms(50), "app_p99_ms" => app_ms(99), "gc_ms_per_request" => gc_ms_per_request,
           "gcs_per_1000_requests" => gcs_per_1000_requests, "gvl_wait" => GVL,
           "app_p50_ci_ms" => ci(:app_ms, 50)&.to_a, "queue_p50_ci_ms" => ci(:queue_ms, 50)&.to_a,
           "p99_queue_ci_ms" => ci("queue_ms", 99)&.to_a, "p99_app_ci_ms" => ci("app_ms", 99)&.to_a }
+      end
+
+      private
+
+      def figure(name, percentile, window)
+        name.is_a?(Symbol) ? public_send(name, percentile, window) : at(percentile, window)&.fetch(name)
       end
     end
   end

@@ -5,7 +5,7 @@ module Rackbench
     # The report's "why" section (explain: true): per endpoint, a row per
     # measured cell with p50 and p99 of the latency inside the server split
     # into queue + app + GC (Breakdown), the queue and app p50 with their
-    # between-repeat 95 % CIs, GC per request, and the app time against the
+    # 95 % intervals over server starts, GC per request, and the app time against the
     # same server's 1-thread config at the same concurrency (on Ruby 3.1 the
     # GVL wait itself cannot be measured: that ratio shows contention
     # instead). A pure function of measurements; no section without probe records.
@@ -17,10 +17,10 @@ module Rackbench
       NOTE = "Latency inside the server (from the load engine's X-Request-Start stamp to the app's response), " \
              "split at p50 and p99 into queue (accept backlog and the server's own queue), app and the GC during it. " \
              "GVL wait: #{Breakdown::GVL}; \"app vs 1 thread\" compares app time with the same server's 1-thread " \
-             "config at the same concurrency instead.".freeze
+             "config at the same concurrency instead. Intervals are over server starts (none with one start).".freeze
 
       def initialize(measurements)
-        @cells = measurements.select(&:ok?).to_h { |m| [m, Breakdown.new(m.repeats.map { |r| r.resources["explain"] })] }
+        @cells = measurements.select(&:ok?).to_h { |m| [m, Breakdown.of(m.repeats)] }
                              .select { |_, b| b.any? }
       end
 
