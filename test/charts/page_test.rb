@@ -35,6 +35,7 @@ module Rackbench
       page = Charts::Page.new(stored_run, measurements([8]))
       assert_empty page.scaling
       assert_equal "rack-hello-at-concurrency-8-requests-per-s", page.lead["name"]
+      assert_empty page.why, "no probe records: no split of the latency to draw"
     end
 
     def test_every_cell_group_gets_a_percentile_plot_and_both_timelines_and_failed_configs_no_colour

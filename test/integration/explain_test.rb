@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "rackbench/charts/page"
+require "rackbench/charts/renderer"
 
 module Rackbench
   # explain: true on real puma servers: the engine stamps each request, the
@@ -10,25 +12,34 @@ module Rackbench
   class ExplainTest < Minitest::Test
     include TestHelpers
 
-    def run_suite(endpoint, servers, duration_s: 3, starts: 1)
-      path = write_suite("engine" => "native", "explain" => true, "endpoints" => [endpoint], "concurrency" => [4],
+    # The breakdown of each config at concurrency 4, by its threads; the
+    # block gets the stored run and its measurements.
+    def run_suite(endpoint, servers, duration_s: 3, starts: 1, concurrency: [4])
+      path = write_suite("engine" => "native", "explain" => true, "endpoints" => [endpoint], "concurrency" => concurrency,
                          "duration_s" => duration_s, "warmup_s" => 1, "servers" => servers,
                          "repeats" => starts, "deployments" => starts)
       store = Store.new(tmpdir)
       run_id = Runner.new(Suite.load(path), store: store).run
-      store.measurements(run_id).to_h do |m|
-        assert m.ok?, "#{m.label}: #{m.reason}"
-        [m.config["threads"], Probe::Breakdown.of(m.repeats)]
-      end
+      measurements = store.measurements(run_id)
+      measurements.each { |m| assert m.ok?, "#{m.label}: #{m.reason}" }
+      yield store.run(run_id), measurements if block_given?
+      measurements.select { |m| m.concurrency == 4 }.to_h { |m| [m.config["threads"], Probe::Breakdown.of(m.repeats)] }
     ensure
       store&.close
       assert_nothing_left
     end
 
     # c=4 on 1 thread: each request waits for the 3 ahead of it (queue about 3x
-    # app); on 4 threads none waits.
+    # app); on 4 threads none waits. The html report's chart per config draws
+    # the same split against concurrency: on 1 thread the queue part grows
+    # from c=1 to c=4.
     def test_on_sleep_one_thread_queues_three_requests_and_four_threads_queue_none
-      by_threads = run_suite("/sleep/50", [{ "server" => "puma", "threads" => 1 }, { "server" => "puma", "threads" => 4 }])
+      charts = nil
+      by_threads = run_suite("/sleep/50", [{ "server" => "puma", "threads" => 1 }, { "server" => "puma", "threads" => 4 }],
+                             concurrency: [1, 4]) do |run, measurements|
+        charts = Charts::Page.new(run, measurements).why.flat_map(&:last)
+        assert_stacked_svgs(charts)
+      end
       one = by_threads.fetch(1)
       four = by_threads.fetch(4)
 
@@ -39,6 +50,23 @@ module Rackbench
       assert_in_delta 3.0, one.queue_ms(50) / one.app_ms(50), 1.2, figures
       assert_operator four.queue_ms(50), :<, 0.25 * four.app_ms(50), figures
       assert_operator four.at(50)["queue_ms"], :<, 0.25 * four.at(50)["app_ms"], figures
+      assert_queue_grows_with_concurrency_on_one_thread(charts)
+    end
+
+    def assert_stacked_svgs(charts)
+      assert_equal %w[rack-sleep-50-puma-x0-1-why rack-sleep-50-puma-x0-4-why], charts.map { |c| c["name"] }.sort
+      # kept in test/artifacts/ (git-ignored) for a person to look at
+      Charts::Renderer.new.render(charts, File.join(ROOT, "test", "artifacts", "explain")).each do |svg|
+        # a bar per part, percentile and concurrency (GC at 0 ms draws an empty bar)
+        assert_operator File.read(svg).scan('aria-roledescription="bar"').size, :>=, 3 * 2 * 2, svg
+      end
+    end
+
+    def assert_queue_grows_with_concurrency_on_one_thread(charts)
+      one = charts.find { |c| c["name"] == "rack-sleep-50-puma-x0-1-why" }
+      queue = one.dig("spec", "layer", 0, "data", "values").select { |p| p["part"] == "queue" && p["percentile"] == "p50" }
+                 .to_h { |p| [p["concurrency"], p["ms"]] }
+      assert_operator queue.fetch(1), :<, 0.2 * queue.fetch(4), "1 thread, queue part of p50 by concurrency: #{queue}"
     end
 
     # A CPU-bound request well past the GVL's 100 ms time slice (fib(33), about 230 ms here; fib(31)

@@ -8,6 +8,7 @@ require_relative "percentiles"
 require_relative "memory"
 require_relative "ranked_bars"
 require_relative "rate_sweep"
+require_relative "why"
 
 module Rackbench
   module Charts
@@ -19,6 +20,8 @@ module Rackbench
     #   every cell group (endpoint x concurrency)  the latency percentile plot (Percentiles) and the
     #                                              per-second timelines of req/s and p99 (Specs' "timeline" kind)
     #   the run sampled memory                     memory per config and per server process (Memory)
+    #   the run had explain: true                  per endpoint and config, p50 and p99 split into queue,
+    #                                              app and GC against concurrency (Why)
     #   a seed suite                               the article's own chart kinds (Specs), but timelines and req/s bars
     #
     # Groups where nothing was measured draw nothing: the page lists those
@@ -71,6 +74,14 @@ module Rackbench
 
       def memory = @memory ||= fit(Memory.new(@measurements, labels).charts)
 
+      # [[endpoint title, [a chart per config]]] for a run made with explain: true.
+      def why
+        @why ||= endpoints.filter_map do |title, list|
+          charts = Why.new(title, list, labels).charts
+          [title, fit(charts)] unless charts.empty?
+        end
+      end
+
       # A rate sweep's latency against offered rate, per endpoint and concurrency.
       def rate_sweeps = @rate_sweeps ||= fit(RateSweep.new(@measurements).charts)
 
@@ -83,7 +94,10 @@ module Rackbench
         end
       end
 
-      def all = [*rate_sweeps, *scaling.flatten, *bars, *cells.flat_map { |c| c["charts"] }, *memory, *article]
+      def all
+        [*rate_sweeps, *scaling.flatten, *bars, *cells.flat_map { |c| c["charts"] },
+         *why.flat_map(&:last), *memory, *article]
+      end
 
       private
 

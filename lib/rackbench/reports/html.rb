@@ -34,7 +34,7 @@ module Rackbench
         tune = Charts::Tune.new(run, cells)
         body = if tune.charts.empty?
                  [answer(page, summary), rate_sweep_section(page), scaling_section(page), bars_section(page), cells_section(page),
-                  memory_section(page), results_section, article_section(page, summary)]
+                  why_section(page), memory_section(page), results_section, article_section(page, summary)]
                else # a tune run: its answer and charts; the probes are the evidence below
                  [tune_section(tune), results_section]
                end.join("\n")
@@ -238,6 +238,16 @@ module Rackbench
           %(<h3>#{h(g["title"])}</h3><div class="grid">#{g["charts"].map { |c| figure(c) }.join}</div>)
         end
         %(<h2 id="cells">Each cell: latency by percentile and per-second timeline</h2>#{groups.join("\n")})
+      end
+
+      # explain: true: per endpoint, each config's latency inside the server split into queue, app and GC.
+      def why_section(page)
+        return "" if page.why.empty?
+
+        groups = page.why.map do |title, charts|
+          %(<h3>#{h(title)}</h3><div class="grid">#{charts.map { |c| figure(c) }.join}</div>)
+        end
+        %(<h2 id="why">Why: latency inside the server, split</h2>#{groups.join("\n")})
       end
 
       def memory_section(page)
