@@ -123,7 +123,7 @@ module Rackbench
       end
 
       def default(server, key)
-        value = SERVER_DEFAULTS.fetch(server, {})[key]
+        value = ServerDefaults.value(server, key)
         [value, "#{server}'s default#{" (#{value})" unless value.nil?}"]
       end
 
