@@ -3,10 +3,13 @@
 # The figures of the README and doc/, regenerated from stored runs:
 #
 #   bundle exec rake docs:runs   # make the runs (slow): the quick suite (stored in doc/runs/quick),
-#                                # a tune, each seed suite with --smoke, a calibrate and an ab
-#   bundle exec rake docs        # doc/servers.md's matrix, README's sample; doc/tune.md's real run;
-#                                # doc/doctor.md's example; doc/seeds.md and doc/seeds/*.md; doc/images/*.svg;
-#                                # doc/calibrate.md's and doc/ab.md's output
+#                                # a tune, the rate-auto suite, the closed/open-loop example, each seed
+#                                # suite with --smoke, a calibrate and an ab
+#   bundle exec rake docs        # doc/servers.md's matrix, README's sample; doc/tune.md's real run,
+#                                # rates: auto run and closed/open-loop example; doc/doctor.md's example;
+#                                # doc/seeds.md and doc/seeds/*.md; doc/images/*.svg; doc/calibrate.md's
+#                                # and doc/ab.md's output
+#   bundle exec rake docs:bench_tune  # doc/tune.md's search-against-grid lines, from bench/tune's stored output
 #
 # The quick run the README's sample comes from is committed (doc/runs/quick),
 # so `rake docs:sample` renders it again with the current code whenever a
@@ -20,6 +23,8 @@ DOCS_QUICK_RUN = ENV.fetch("QUICK_RESULTS", "tmp/docs-runs/quick")
 DOCS_QUICK_STORE = "doc/runs/quick" # Rackbench::Docs::ReadmeSample::STORE_DIR
 DOCS_TUNE = ENV.fetch("TUNE_RESULTS", "tmp/docs-runs/tune")
 DOCS_TUNE_COMMAND = ["bin/rackbench", "tune", "--endpoint", "/sleep/50", "--slo", "p99<=200ms", "--budget", "180"].freeze
+DOCS_RATE_AUTO = ENV.fetch("RATE_AUTO_RESULTS", "tmp/docs-runs/rate-auto")
+DOCS_BENCH_TUNE = ENV.fetch("BENCH_TUNE_RESULTS", "tmp/bench-tune")
 DOCS_DOCTOR_APP = "test/fixtures/doctor/rails_pool"
 DOCS_SEEDS_DIR = ENV.fetch("SEED_RESULTS", "tmp/seed-results")
 # suite => the seed article's number
@@ -27,11 +32,12 @@ DOCS_SEEDS = { "torquebox-2011" => "000", "thin-nginx-2008" => "001", "app-serve
                "puma-vs-unicorn-2016" => "003", "lighttpd-proxy-2008" => "004" }.freeze
 
 desc "Regenerate the README's support matrix and sample, doc/tune.md's run, doc/seeds*.md and doc/images/*.svg"
-task docs: %w[docs:servers docs:sample docs:tune docs:doctor docs:seeds docs:calibrate docs:ab]
+task docs: %w[docs:servers docs:sample docs:tune docs:rate_auto docs:latency docs:doctor docs:seeds docs:calibrate docs:ab]
 
 namespace :docs do
-  desc "Make the runs the docs are drawn from (slow): the quick suite, a tune, each seed suite with --smoke, calibrate, ab"
-  task runs: %w[runs:quick runs:tune runs:seeds runs:calibrate runs:ab]
+  desc "Make the runs the docs are drawn from (slow): the quick suite, a tune, rate-auto, the closed/open-loop example, " \
+       "each seed suite with --smoke, calibrate, ab"
+  task runs: %w[runs:quick runs:tune runs:rate_auto runs:latency runs:seeds runs:calibrate runs:ab]
 
   namespace :runs do
     # Exit status 3 (some cells failed: TorqueBox cannot run on Java 17) is a result, not an error.
@@ -102,6 +108,8 @@ module DocsHelper
     require "rackbench"
     require "rackbench/article/summary"
     require_relative "docs/readme_sample"
+    require_relative "docs/latency_demo"
+    require_relative "docs/tune_pages"
   end
 
   # Copies the store in from_dir (its runs, not their raw output) to to_dir, compacted.

@@ -20,6 +20,11 @@ static const struct {
 };
 #define OUTPUT_PERCENTILE_COUNT (sizeof(output_percentiles) / sizeof(output_percentiles[0]))
 
+/* A percentile is printed when at least this many requests lie beyond it
+ * (p99: 1,000 requests, p99.9: 10,000), as rackbench's reports require;
+ * else the row says how many there were. */
+#define OUTPUT_TAIL_REQUESTS 10
+
 /* The CPU share of its own time at which a client thread counts as saturated. */
 #define OUTPUT_SATURATED_CPU_SHARE 0.90
 /* Shares of the requests above which non-2xx/3xx statuses or errors earn a warning. */
@@ -35,6 +40,12 @@ static double output_interval_end_s(const series_t *s, size_t i, double duration
 {
     double end = (double)(i + 1) * (double)s->interval_ns / 1e9;
     return end > duration_s && duration_s > 0 ? duration_s : end;
+}
+
+/* At least OUTPUT_TAIL_REQUESTS of count requests lie beyond percentile. */
+static int output_estimable(uint64_t count, double percentile)
+{
+    return (double)count * (100.0 - percentile) / 100.0 >= OUTPUT_TAIL_REQUESTS;
 }
 
 static uint64_t output_errors_total(const worker_counts_t *c)
@@ -140,27 +151,39 @@ void output_human(FILE *out, const config_t *cfg, const run_result_t *r)
     const censor_t *cohort = &r->cohort;
     uint64_t censored = censor_total(cohort);
     if (censored == 0) {
-        fprintf(out, "  Latency Distribution\n");
-        for (size_t i = 0; i < OUTPUT_PERCENTILE_COUNT; i++)
-            fprintf(out, "  %7s %10s\n", output_percentiles[i].label,
-                    units_format_us(a, sizeof(a), (double)hist_percentile(h, output_percentiles[i].percentile)));
+        fprintf(out, "  Latency Distribution (n=%llu)\n", (unsigned long long)h->total);
+        for (size_t i = 0; i < OUTPUT_PERCENTILE_COUNT; i++) {
+            double p = output_percentiles[i].percentile;
+            if (output_estimable(h->total, p))
+                fprintf(out, "  %7s %10s\n", output_percentiles[i].label,
+                        units_format_us(a, sizeof(a), (double)hist_percentile(h, p)));
+            else
+                fprintf(out, "  %7s %10s\n", output_percentiles[i].label, "too few");
+        }
     } else {
         fprintf(out, "  Latency Distribution %12s %14s\n", "completed", "all requests");
         for (size_t i = 0; i < OUTPUT_PERCENTILE_COUNT; i++) {
+            double p = output_percentiles[i].percentile;
             int bound;
-            uint64_t all = censor_percentile(cohort, output_percentiles[i].percentile, &bound);
+            uint64_t all = censor_percentile(cohort, p, &bound);
             char marked[48];
-            snprintf(marked, sizeof(marked), "%s%s", bound ? ">= " : "", units_format_us(b, sizeof(b), (double)all));
+            if (output_estimable(censor_requests(cohort), p))
+                snprintf(marked, sizeof(marked), "%s%s", bound ? ">= " : "", units_format_us(b, sizeof(b), (double)all));
+            else
+                snprintf(marked, sizeof(marked), "too few");
             fprintf(out, "  %7s %25s %14s\n", output_percentiles[i].label,
-                    units_format_us(a, sizeof(a), (double)hist_percentile(h, output_percentiles[i].percentile)), marked);
+                    output_estimable(h->total, p) ? units_format_us(a, sizeof(a), (double)hist_percentile(h, p))
+                                                  : "too few",
+                    marked);
         }
-        fprintf(out, "  (completed: responses in the window; all requests: the %llu requests of the window, %llu of "
-                     "them censored, '>=' a lower bound: %llu timed out after %s, %llu in flight and %llu never sent "
-                     "when the run stopped)\n",
-                (unsigned long long)censor_requests(cohort), (unsigned long long)censored,
+        fprintf(out, "  (completed: the %llu responses in the window; all requests: the %llu requests of the window, "
+                     "%llu of them censored, '>=' a lower bound: %llu timed out after %s, %llu in flight and %llu "
+                     "never sent when the run stopped; 'too few': fewer than %d requests beyond the percentile)\n",
+                (unsigned long long)h->total, (unsigned long long)censor_requests(cohort), (unsigned long long)censored,
                 (unsigned long long)cohort->count[CENSOR_TIMEOUT],
                 units_format_us(a, sizeof(a), (double)cfg->timeout_ns / 1e3),
-                (unsigned long long)cohort->count[CENSOR_IN_FLIGHT], (unsigned long long)cohort->count[CENSOR_UNSENT]);
+                (unsigned long long)cohort->count[CENSOR_IN_FLIGHT], (unsigned long long)cohort->count[CENSOR_UNSENT],
+                OUTPUT_TAIL_REQUESTS);
     }
 
     fprintf(out, "  %llu requests in %.2fs, %s read\n", (unsigned long long)c->requests, r->duration_s,

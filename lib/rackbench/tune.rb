@@ -9,6 +9,7 @@ module Rackbench
   module Tune
     autoload :Slo, "rackbench/tune/slo"
     autoload :Knee, "rackbench/tune/knee"
+    autoload :KneeSample, "rackbench/tune/knee_sample"
     autoload :Space, "rackbench/tune/space"
     autoload :Tuner, "rackbench/tune/tuner"
     autoload :Answer, "rackbench/tune/answer"

@@ -33,9 +33,27 @@ module Rackbench
       assert_equal [2000.0, "at least (unfinished requests)"], by_percentile[">= 99%"].values_at("latency_ms", "bound")
       assert by_percentile.key?(">= longest")
       chart = Charts::Percentiles.new("rack /hello", [m], ["puma"]).chart
-      shape = chart.dig("spec", "layer", 1, "encoding", "shape")
+      shape = chart.dig("spec", "layer").last.dig("encoding", "shape")
       assert_equal({ "domain" => ["measured", "at least (unfinished requests)"], "range" => %w[circle triangle-up] },
                    shape["scale"], "circles for measured percentiles, triangles for bounds")
+      region, = Charts::Percentiles.new("rack /hello", [m], ["puma"]).censored_regions
+      assert_equal [by_percentile[">= 99%"]["nines"], by_percentile[">= longest"]["nines"]], region.values_at("from", "to"),
+                   "the censored region is shaded from the first lower bound to the right edge"
+      assert_equal "rect", chart.dig("spec", "layer", 0, "mark", "type")
+    end
+
+    # Three starts, each's p50 a little apart: every measured percentile gets an interval around it.
+    def test_measured_percentiles_carry_their_interval_over_starts_drawn_as_a_band
+      m = cell("puma", { "server" => "puma" }, histogram: HISTOGRAM, requests: 1000)
+      m.repeats.each_with_index { |r, i| r.result.histogram = [[1000 + (100 * i), 900], [2000, 90], [9000, 9], [40_000, 1]] }
+      chart = Charts::Percentiles.new("rack /hello", [m], ["puma"])
+      median = chart.points.find { |p| p["percentile"] == "50%" }
+      assert_operator median["low_ms"], :<, median["latency_ms"]
+      assert_operator median["high_ms"], :>, median["latency_ms"]
+      assert_nil chart.points.find { |p| p["percentile"] == "longest" }["low_ms"], "the longest request has no interval"
+      assert_empty chart.censored_regions, "nothing was left without a response"
+      band = chart.chart.dig("spec", "layer").find { |l| l.dig("mark", "type") == "area" }
+      assert_equal(%w[low_ms high_ms], band["encoding"].values_at("y", "y2").map { |e| e["field"] })
     end
   end
 end

@@ -13,21 +13,23 @@ module Rackbench
 
     def test_a_small_budget_tunes_one_config_and_stores_every_probe
       status, out, err = run_cli("tune", "--endpoint", "/sleep/50", "--slo", "p50<=100ms", "--budget", "1",
-                                 "--results", tmpdir)
+                                 "--searches", "2", "--results", tmpdir)
       assert_equal 0, status, "#{out}\n#{err}"
-      # The knee with where it lies: between the rate met on both deployments and the lowest missed above it.
-      assert_match(%r{^puma x0:1: sustains \d+ req/s \[\d+, (\d+|\?)\] at p50 <= 100\.0 ms}, out)
-      assert_match(%r{sustains \d+ req/s \(knee below \d+; \d+ probes on 2 deployments\)}, out)
-      rate = out[/sustains (\d+) req/, 1].to_i
+      # The knee with where it lies: an interval from two searches, each on its own two deployments.
+      assert_match(%r{^puma x0:1: knee \d+ req/s \[\d+, \d+\] from 2 searches at p50 <= 100\.0 ms}, out)
+      assert_match(%r{knee \d+ req/s \[\d+, \d+\] from 2 searches \(\d+ probes on 4 deployments\)}, out)
+      rate = out[/^puma x0:1: knee (\d+) req/, 1].to_i
+      low, high = out[%r{^puma x0:1: knee \d+ req/s \[(\d+, \d+)\]}, 1].split(", ").map(&:to_i)
+      assert_operator low, :<=, high
       assert_operator rate, :<=, 21, "one thread on 50 ms sleeps cannot keep half its requests under 100 ms past 20 req/s"
       assert_operator rate, :>, 0, "a rate was found"
       store = Store.new(tmpdir)
       probes = store.measurements(store.run["id"])
       assert_operator probes.size, :>=, 4, "growth, bisection and confirmations are all stored"
-      assert_equal [1, 2], probes.map { |m| m.repeats.first.deployment }.uniq.sort,
-                   "the knee is probed again on a fresh deployment"
+      assert_equal [1, 2, 3, 4], probes.map { |m| m.repeats.first.deployment }.uniq.sort,
+                   "each search's knee is probed again on a fresh deployment"
       assert(probes.all?(&:offered_rate_per_s), "each probe records its offered rate")
-      assert_the_reports_show_the_answer(store.run["id"], out[/^puma x0:1: sustains .*$/])
+      assert_the_reports_show_the_answer(store.run["id"], out[/^puma x0:1: knee .*$/])
       assert_nothing_left
     ensure
       store&.close
@@ -52,7 +54,7 @@ module Rackbench
 
     def test_a_memory_budget_below_every_config_gives_one_clear_message
       status, out, = run_cli("tune", "--endpoint", "/sleep/50", "--slo", "p50<=300ms", "--budget", "1",
-                             "--memory", "1MB", "--results", tmpdir)
+                             "--memory", "1MB", "--searches", "2", "--results", tmpdir)
       assert_equal 3, status, out
       assert_match(/every config that met the SLO is over --memory 1 MB: the smallest, puma x0:1, used \d+ MB PSS/, out)
       assert_nothing_left
@@ -60,7 +62,7 @@ module Rackbench
 
     def test_a_mix_is_tuned_as_one_traffic_and_each_probe_sends_every_member
       status, out, err = run_cli("tune", "--mix", "/hello=1,/sleep/50=1", "--slo", "p50<=300ms", "--budget", "1",
-                                 "--results", tmpdir)
+                                 "--searches", "2", "--results", tmpdir)
       assert_equal 0, status, "#{out}\n#{err}"
       assert_match %r{^rackbench tune: puma on rack mix /hello=1,/sleep/50=1}, out
       store = Store.new(tmpdir)
@@ -77,10 +79,10 @@ module Rackbench
 
     def test_a_suite_file_names_the_app_the_endpoint_and_the_server_to_tune
       path = suite("app: rack\nendpoints: [/sleep/50]\nservers:\n  - {server: unicorn, workers: 2}\n")
-      status, out, err = run_cli("tune", path, "--slo", "p50<=300ms", "--budget", "1", "--results", tmpdir)
+      status, out, err = run_cli("tune", path, "--slo", "p50<=300ms", "--budget", "1", "--searches", "2", "--results", tmpdir)
       assert_equal 0, status, "#{out}\n#{err}"
       assert_match %r{^rackbench tune: unicorn on .*/config.ru /sleep/50, p50 <= 300.0 ms}, out
-      assert_match %r{^unicorn x1: sustains \d+ req/s}, out
+      assert_match %r{^unicorn x1: knee \d+ req/s}, out
       assert_nothing_left
     end
 
@@ -108,6 +110,8 @@ module Rackbench
       status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--vary", "jit")
       assert_equal 2, status
       assert_match "--vary: cannot vary \"jit\"", err
+      status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--searches", "1")
+      assert_equal [2, "rackbench: --searches: want a whole number of at least 2, got \"1\""], [status, err.lines.last.strip]
     end
   end
 
@@ -115,6 +119,7 @@ module Rackbench
     class AnswerTest < Minitest::Test
       Knee = Struct.new(:rate, :interval, :probes, :knee_repeat) do
         def unconfirmed? = false
+        def searches = 3
       end
       Tuned = Struct.new(:outcomes)
 
@@ -126,15 +131,15 @@ module Rackbench
       def test_a_memory_budget_below_the_best_configs_pss_picks_the_next_that_fits
         tuned = Tuned.new([outcome("puma x4:5", 900.0, 400), outcome("puma x0:16", 600.0, 80)])
         slo = Slo.parse("p99<=100ms")
-        assert_match(%r{\Apuma x4:5: sustains 900 req/s}, Answer.new(tuned, slo: slo, memory_bytes: nil).sentence)
-        assert_match(%r{\Apuma x0:16: sustains 600 req/s}, Answer.new(tuned, slo: slo, memory_bytes: 200 << 20).sentence)
+        assert_match(%r{\Apuma x4:5: knee 900 req/s}, Answer.new(tuned, slo: slo, memory_bytes: nil).sentence)
+        assert_match(%r{\Apuma x0:16: knee 600 req/s}, Answer.new(tuned, slo: slo, memory_bytes: 200 << 20).sentence)
         assert_match "(over --memory)", Answer.new(tuned, slo: slo, memory_bytes: 200 << 20).table
       end
 
       def test_rates_closer_than_the_search_can_tell_apart_recommend_the_config_with_the_least_memory
         tuned = Tuned.new([outcome("puma x0:2", 130.0, 60), outcome("puma x0:1", 125.0, 30), outcome("puma x4:1", 100.0, 20)])
         answer = Answer.new(tuned, slo: Slo.parse("p99<=100ms"), memory_bytes: nil)
-        assert_equal "puma x0:1: sustains 125 req/s at p99 <= 100.0 ms, errors <= 0.1 %, 30 MB PSS; 1 other config sustains " \
+        assert_equal "puma x0:1: knee 125 req/s at p99 <= 100.0 ms, errors <= 0.1 %, 30 MB PSS; 1 other config sustains " \
                      "within 11 % of the highest (puma x0:2, 130 req/s), closer than the rate search can tell apart: " \
                      "this one uses the least memory", answer.sentence
       end

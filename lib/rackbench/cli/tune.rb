@@ -5,7 +5,7 @@ require "json"
 module Rackbench
   module CLI
     # rackbench tune --endpoint PATH --slo 'p99<=100ms' [--server puma] [--app rack] [--memory 2GB]
-    #                [--budget 240|4m] [--grid] [--results DIR|URL]
+    #                [--budget 240|4m] [--grid] [--searches 3] [--results DIR|URL]
     # Prints the recommended config with its sustainable rate (and where its knee lies), the
     # next best, and every config tried; every probe is stored as a run.
     class Tune
@@ -17,6 +17,7 @@ module Rackbench
         @app = "rack"
         @server = "puma"
         @budget_s = 240
+        @searches = Rackbench::Tune::Tuner::SEARCHES
         @grid = false
         @values = {}
         @vary = []
@@ -41,7 +42,7 @@ module Rackbench
                   "#{@grid ? "full grid" : "budget #{@budget_s.round} s"}"
         tuner = Rackbench::Tune::Tuner.new(app: @app, endpoint: @endpoint, mix: @mix, workload: @workload, space: space,
                                            slo: @slo, store: store, supervisor: supervisor, budget_s: @budget_s, grid: @grid,
-                                           memory_bytes: @memory_bytes, out: @out).run
+                                           memory_bytes: @memory_bytes, searches: @searches, out: @out).run
         answer = tuner.answer
         @out.puts "\n#{answer.table}\n#{answer.sentence}"
         @out.puts "(#{tuner.outcomes.size} configs in #{tuner.elapsed_s.round} s; every probe is run #{tuner.run_id}: " \
@@ -83,6 +84,9 @@ module Rackbench
           end
           o.on("--budget TIME", "wall time to spend, in seconds or 4m (default 240)") { |b| @budget_s = seconds(b) }
           o.on("--grid", "try every config instead of a budgeted search") { @grid = true }
+          o.on("--searches K", "independent knee searches per config, each on fresh deployments (default 3, at least 2)") do |k|
+            @searches = searches(k)
+          end
           o.on("--workers LIST", Array, "worker counts to try, e.g. 1,2,4 (default: the server's)") do |l|
             @values["workers"] = whole_numbers("--workers", l)
           end
@@ -140,6 +144,14 @@ module Rackbench
         m = text.match(/\A(\d+(?:\.\d+)?)\s*(KB|MB|GB)?\z/i) or
           raise ConfigError, "--memory: cannot read #{text.inspect}; write e.g. 512MB or 2GB"
         (m[1].to_f * { "KB" => 1024, "MB" => 1024**2, "GB" => 1024**3 }.fetch(m[2].to_s.upcase, 1)).round
+      end
+
+      def searches(text)
+        value = Integer(text, exception: false)
+        least = Rackbench::Tune::KneeSample::MIN_CONFIRMED
+        return value if value && value >= least
+
+        raise ConfigError, "--searches: want a whole number of at least #{least}, got #{text.inspect}"
       end
 
       def seconds(text)

@@ -42,11 +42,11 @@ module Rackbench
       def sentence
         return problem unless best
 
-        text = "#{best.label}: sustains #{rate_text(best)} at #{@slo}, #{mb(best.pss_bytes)} PSS"
+        text = "#{best.label}: #{rate_text(best)} at #{@slo}, #{mb(best.pss_bytes)} PSS"
         return text + tie_text if tied.size > 1
 
         second = ranked[1]
-        text += "; the next best, #{second.label}, sustains #{rate_text(second)}" if second
+        text += "; the next best, #{second.label}: #{rate_text(second)}" if second
         text
       end
 
@@ -60,17 +60,28 @@ module Rackbench
 
       def configs
         @tuner.outcomes.map do |o|
-          { "config" => o.config, "label" => o.label, "sustainable_rate" => o.rate, "ci" => o.ci&.to_a,
+          { "config" => o.config, "label" => o.label, "sustainable_rate" => o.rate, "ci" => o.ci&.to_a&.first(2),
+            "searches" => o.searches, "confirmed_searches" => o.knee.respond_to?(:confirmed) ? o.knee.confirmed.size : nil,
             "unconfirmed" => o.unconfirmed?,
             "p99_ms" => o.p99_ms, "pss_bytes" => o.pss_bytes, "cpu_percent" => o.cpu_percent, "error" => o.error,
-            "probes" => o.knee&.probes&.map do |p|
-              { "rate" => p.rate, "met" => p.met, "error" => p.error, "deployment" => p.deployment,
-                "decision" => p.decision&.to_s }.compact
-            end }
+            "probes" => probes(o.knee) }
         end
       end
 
       private
+
+      # Every probe of every search, with its search (1..K) and deployment within it (1: search, 2: confirmation).
+      def probes(sample)
+        return nil unless sample
+
+        knees = sample.respond_to?(:knees) ? sample.knees : [sample]
+        knees.each_with_index.flat_map do |knee, index|
+          knee.probes.map do |p|
+            { "rate" => p.rate, "met" => p.met, "error" => p.error, "search" => index + 1, "deployment" => p.deployment,
+              "decision" => p.decision&.to_s }.compact
+          end
+        end
+      end
 
       def tie_text
         others = tied.size - 1
@@ -79,7 +90,7 @@ module Rackbench
           "closer than the rate search can tell apart: this one uses the least memory"
       end
 
-      def rate_text(outcome) = Reports::TuneAnswer.rate_text(outcome.rate, outcome.ci&.to_a)
+      def rate_text(outcome) = Reports::TuneAnswer.rate_text(outcome.rate, outcome.ci&.to_a, outcome.searches)
 
       def mb(bytes) = bytes ? "#{(bytes / 1_048_576.0).round} MB" : "?"
     end

@@ -55,8 +55,12 @@ module Rackbench
         @deployments = 1
       end
 
-      def search(estimate_rps)
-        good, bad = bracket([estimate_rps / 2.0, MIN_RATE].max)
+      # From half of a closed-loop estimate of the capacity.
+      def search(estimate_rps) = search_from(estimate_rps / 2.0)
+
+      # From start_rps: the bracket's first rate.
+      def search_from(start_rps)
+        good, bad = bracket([start_rps, MIN_RATE].max)
         @high = bad
         return self unless good
 
@@ -68,8 +72,14 @@ module Rackbench
         end
         @rate = good
         @high = bad
+        @found = [good, bad]
         self
       end
+
+      # Where the first deployment's search put the knee: [the last rate
+      # met, the first missed above it (nil: none)]; nil when no rate met.
+      # The fresh deployment only confirms or steps down the reported rate.
+      attr_reader :found
 
       # The rate that held and the one that broke, again on a fresh
       # deployment: the knee steps down (by RESOLUTION) while the held rate

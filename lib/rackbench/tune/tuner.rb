@@ -7,25 +7,30 @@ module Rackbench
   module Tune
     # `rackbench tune`: for each config of a Space (coarse grid, then the
     # untried neighbours of the best, while the --budget lasts; or --grid: all
-    # of them), deploy it, check the endpoint, find its Knee under the SLO,
-    # then deploy it afresh and confirm the knee there (Knee#confirm), record
-    # every probe, stop it. Probes last long enough for the SLO's percentile
+    # of them), search its knee SEARCHES times (--searches), each search on a
+    # fresh deployment: check the endpoint, find a Knee under the SLO, deploy
+    # it afresh and confirm the knee there (Knee#confirm), record every probe,
+    # stop it; the searches' knees make its KneeSample. Probes last long enough for the SLO's percentile
     # (Slo#requests_needed: 1,000 requests for p99), from PROBE_S to
     # MAX_PROBE_S. Every probe is a cell of a stored run
     # (its CellKey: the config, the offered rate, the config's turn as its
     # variant; one repeat), so `rackbench report` renders
     # them; the answer is an Answer. Created by CLI::Tune.
     class Tuner
+      # knee: the config's KneeSample.
       Outcome = Struct.new(:config, :label, :knee, :pss_bytes, :cpu_percent, :error, keyword_init: true) do
-        # The knee: an offered rate probed and met on both deployments; nil
-        # without one (or when the fresh deployment did not confirm it).
+        # The knee: an offered rate probed and met in a search's confirming
+        # probes; nil without one (or with fewer than two confirmed searches).
         def rate = knee&.rate
         def offered_rate = knee&.rate
-        # Where the knee lies: [rate, the lowest rate above it that missed] (high nil: none missed).
+        # Where the knee lies: Student t over the searches (KneeSample#interval).
         def ci = knee&.interval
+        def searches = knee&.searches
         def unconfirmed? = knee&.unconfirmed? || false
         def p99_ms = knee&.knee_repeat&.then { |r| r.latency_us(99).to_f / 1000 }
       end
+
+      SEARCHES = 3
 
       PROBE_S = 2
       MAX_PROBE_S = 10
@@ -38,7 +43,7 @@ module Rackbench
       # against a weighted mix of endpoints served at once (Traffic), or
       # workload: a suite's "endpoints" (one) and "mix" keys as they are.
       def initialize(app:, space:, slo:, store:, supervisor:, budget_s:, endpoint: nil, mix: nil, workload: nil,
-                     grid: false, memory_bytes: nil, out: nil)
+                     grid: false, memory_bytes: nil, out: nil, searches: SEARCHES)
         @app = app
         @workload = workload || workload_of(endpoint, mix)
         @space = space
@@ -47,6 +52,7 @@ module Rackbench
         @supervisor = supervisor
         @budget_s = budget_s
         @grid = grid
+        @searches = searches
         @memory_bytes = memory_bytes
         @out = out
         @outcomes = []
@@ -96,7 +102,8 @@ module Rackbench
         { "slo" => @slo.to_s, "budget_s" => @budget_s, "grid" => @grid, "server" => @space.server,
           "space" => @space.knobs, "memory_bytes" => @memory_bytes,
           "probe_s" => PROBE_S, "max_probe_s" => MAX_PROBE_S, "probe_requests" => @slo.requests_needed,
-          "probe_warmup_s" => PROBE_WARMUP_S, "arrivals" => "poisson", "deployments" => 2 }
+          "probe_warmup_s" => PROBE_WARMUP_S, "arrivals" => "poisson", "searches" => @searches,
+          "deployments" => 2 * @searches }
       end
 
       def machine = Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version)
@@ -128,18 +135,20 @@ module Rackbench
         @space.neighbours(best.config).reject { |c| @outcomes.any? { |o| o.config == c } }
       end
 
+      # The config's KneeSample: @searches searches, each on fresh deployments.
       def measure(config)
         server = Servers.fetch(config["server"]).new(config)
-        trial = trial_for(server)
-        knee = Knee.new(slo: @slo, probe: probe(server, trial, 1)).search(estimate(trial))
-        if knee.rate
-          trial.stop
+        trial = nil
+        deploy = lambda do |number|
+          trial&.stop
           trial = trial_for(server)
-          knee.confirm(probe(server, trial, 2))
+          probe(server, trial, number)
         end
-        repeat = knee.knee_repeat
-        @out&.puts format("  %-20s %s", server.label, knee_text(knee))
-        Outcome.new(config: config, label: server.label, knee: knee, pss_bytes: repeat&.resources&.dig("pss_max_bytes"),
+        sample = KneeSample.search(slo: @slo, searches: @searches, random: Random.new((@outcomes.size + 1) * 1000),
+                                   deploy: deploy, estimate: -> { estimate(trial) })
+        repeat = sample.knee_repeat
+        @out&.puts format("  %-20s %s", server.label, knee_text(sample))
+        Outcome.new(config: config, label: server.label, knee: sample, pss_bytes: repeat&.resources&.dig("pss_max_bytes"),
                     cpu_percent: repeat&.cpu_percent)
       rescue ServiceError, SystemCallError, IOError => e
         @out&.puts format("  %-20s failed: %s", server&.label || config, e.message.lines.first&.strip)
@@ -161,15 +170,16 @@ module Rackbench
         trial
       end
 
-      def knee_text(knee)
-        text = if knee.rate
-                 high = knee.interval.high
-                 "sustains #{knee.rate.round} req/s (knee #{high ? "below #{high.round}" : "not found above it"}; " \
-                   "#{knee.probes.size} probes on #{knee.deployments} deployments)"
+      def knee_text(sample)
+        text = if sample.rate
+                 "#{Reports::TuneAnswer.rate_text(sample.rate, sample.interval&.to_a, sample.searches)} " \
+                   "(#{sample.probes.size} probes on #{2 * sample.searches} deployments)"
+               elsif sample.unconfirmed?
+                 "knee not confirmed: #{sample.confirmed.size} of #{sample.searches} searches confirmed on a fresh deployment"
                else
-                 knee.unconfirmed? ? "knee not confirmed on a fresh deployment" : "meets the SLO at no rate"
+                 "meets the SLO at no rate"
                end
-        failures = knee.failures
+        failures = sample.failures
         failures.empty? ? text : "#{text}; probes that measured nothing: #{failures.first(2).join("; ")}"
       end
 

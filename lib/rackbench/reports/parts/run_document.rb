@@ -4,7 +4,8 @@ module Rackbench
   module Reports
     # A run's report as a Document, built once (Base#document) from the run
     # and its measurements, in this order: what ran; a tune run's answer
-    # (TuneAnswer); a table per endpoint; the members of each traffic mix
+    # (TuneAnswer); a table per endpoint; the latency tail of every cell
+    # (LatencyTail; not for a tune run's probes); the members of each traffic mix
     # (MixBreakdown); each rate sweep's curve (RateSweep); the verdicts; the
     # cells not measured; the warnings. The verdicts, failures and warnings
     # are taken as text from the report (Base#verdicts, #failure_lines,
@@ -22,7 +23,9 @@ module Rackbench
       def document
         run = @report.run
         cells = @report.cells
-        Document.new(@report.heading, [*TuneAnswer.new(run).sections, *results, *MixBreakdown.new(cells).sections, *Probe::Section.new(cells).sections,
+        tune = TuneAnswer.new(run)
+        Document.new(@report.heading, [*tune.sections, *results, *(tune.any? ? [] : LatencyTail.new(cells).sections),
+                                       *MixBreakdown.new(cells).sections, *Probe::Section.new(cells).sections,
                                        *CapacitySection.new(cells, run.dig("settings", "capacity")).sections,
                                        *RateSweep.new(cells, auto: run.dig("settings", "auto_rates")).sections,
                                        dependencies(cells), verdicts, failures, warnings].compact)

@@ -9,31 +9,43 @@ module Rackbench
     #   TuneAnswer.new(run).sections  # => [Document::Section "tune"], or [] for another run
     #   TuneAnswer.grid(configs, memory_bytes)  # every config tried (Tune::Answer#to_h's configs), a Grid
     class TuneAnswer
-      HEADERS = ["Config", "Sustainable req/s [knee between]", "p99 ms at knee", "PSS at knee", "CPU %", "Probes"].freeze
+      HEADERS = ["Config", "Knee req/s [95 % interval]", "p99 ms at knee", "PSS at knee", "CPU %", "Probes"].freeze
 
       def self.grid(configs, memory_bytes)
         Grid.new(HEADERS, configs.map do |c|
           rate = c["sustainable_rate"]
           over = rate && memory_bytes && c["pss_bytes"].to_i > memory_bytes ? " (over --memory)" : ""
-          [c["label"], rate ? rate_text(rate, c["ci"]) : unmeasured(c), c["p99_ms"] ? format("%.1f", c["p99_ms"]) : "-",
+          [c["label"], rate ? rate_text(rate, c["ci"], c["searches"]) : unmeasured(c),
+           c["p99_ms"] ? format("%.1f", c["p99_ms"]) : "-",
            c["pss_bytes"] ? "#{(c["pss_bytes"] / 1_048_576.0).round} MB#{over}" : "-",
            c["cpu_percent"] ? format("%.0f", c["cpu_percent"]) : "-", c["probes"] ? c["probes"].size.to_s : "-"]
         end)
       end
 
-      # "120 req/s [120, 133]": the knee lies between the rate met and the lowest
-      # missed above it ("?" when none missed); interval: [low, high] or nil
-      def self.rate_text(rate, interval)
-        return format("%.0f req/s", rate) unless interval
+      # "knee 120 req/s [112, 131] from 3 searches": the reported knee (a rate
+      # met in a search's confirming probes) and where the knee lies, from the
+      # searches (Tune::KneeSample). interval: [low, high] or nil. A run stored
+      # before tune searched more than once has no searches: its interval ran
+      # from the knee to the lowest rate that missed above it ("?": none).
+      def self.rate_text(rate, interval, searches = nil)
+        text = format("knee %.0f req/s", rate)
+        return text unless interval
 
         low, high = interval
-        format("%.0f req/s [%.0f, %s]", rate, low, high ? format("%.0f", high) : "?")
+        bounds = format("[%.0f, %s]", low, high ? format("%.0f", high) : "?")
+        searches ? "#{text} #{bounds} from #{searches} searches" : "#{text} #{bounds}"
       end
 
       def self.unmeasured(config)
         return "failed" if config["error"]
 
-        config["unconfirmed"] ? "not confirmed" : "-"
+        config["unconfirmed"] ? "knee not confirmed#{confirmed_text(config)}" : "-"
+      end
+
+      def self.confirmed_text(config)
+        return "" unless config["searches"]
+
+        " (#{config["confirmed_searches"].to_i} of #{config["searches"]} searches)"
       end
 
       def initialize(run)
