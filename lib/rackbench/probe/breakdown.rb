@@ -16,8 +16,14 @@ module Rackbench
     #   b.at(99)    # => {"total_ms" => 212.0, "queue_ms" => 160.1, "app_ms" => 51.9, "gc_ms" => 0.0}
     #   b.queue_ms(50), b.app_ms(50), b.gc_ms_per_request, b.ci(:app_ms, 50)
     class Breakdown
-      GVL = "not recorded: it needs thread instrumentation (Ruby 3.2+)" \
-            "#{"; not available on Ruby #{RUBY_VERSION}" if RUBY_VERSION < "3.2"}".freeze
+      # Why no GVL wait is shown: Ruby's thread instrumentation (3.2+) would
+      # measure it, and the probe does not use it yet on any Ruby (this
+      # machine runs 3.1, where it does not exist: nothing here could test it).
+      GVL = if RUBY_VERSION < "3.2"
+              "not recorded: it needs thread instrumentation (Ruby 3.2+); not available on Ruby #{RUBY_VERSION}"
+            else
+              "not recorded: the probe does not use Ruby #{RUBY_VERSION}'s thread instrumentation yet"
+            end.freeze
 
       attr_reader :windows, :merged
 
