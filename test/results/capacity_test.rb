@@ -34,6 +34,9 @@ module Rackbench
       assert_operator last.requests, :>, first.requests
       assert_operator last.worker_pss_bytes, :>, first.worker_pss_bytes
       assert_operator capacity.worker_pss_growth_mb_per_k_requests, :>, 0
+      assert(measurement.repeats.all? { |r| r.resources["memory_series"].size >= 2 }, "samples through each window")
+      from_mb, to_mb = capacity.worker_uss_mb_first_to_last
+      assert_operator to_mb, :>, from_mb, "the workers' private memory grew from the first window's start"
       assert_match(/\A\d+ MB shared \+ [\d.]+ MB per worker after [\d,]+ requests\z/, capacity.memory_line)
 
       big = capacity.workers_fitting(Capacity.bytes("4GB"))
@@ -44,7 +47,7 @@ module Rackbench
       grid = Reports::CapacitySection.new([measurement], "memory" => "512MB").sections.first.parts.first
 
       assert_includes grid.titles, "workers in 512 MB"
-      assert_equal small.to_s, grid.rows.first[5]
+      assert_equal small.to_s, grid.rows.first[grid.titles.index("workers in 512 MB")]
     end
 
     def test_cpu_per_request_and_cost_follow_from_the_windows
@@ -54,6 +57,22 @@ module Rackbench
 
       assert_in_delta cpu_s * 1000 / capacity.good_requests, capacity.cpu_ms_per_request, 1e-9
       assert_in_delta 0.36 / (4 * 3_600_000 / capacity.cpu_ms_per_request) * 1e6, capacity.cost_per_million, 1e-12
+    end
+
+    # Two server starts, each a worker growing 1 MB per 1000 requests from its own baseline
+    # (the second's 10 MB higher): the growth is each start's own, never from one start to the other.
+    def test_growth_is_measured_within_each_deployment_not_across_starts
+      mb = 1024 * 1024
+      snapshot = lambda do |start, requests, worker_mb|
+        bytes = worker_mb * mb
+        memory = { "requests" => requests, "pss_bytes" => bytes, "workers" => [{ "pss_bytes" => bytes, "uss_bytes" => bytes }] }
+        Measurement::Repeat.new(deployment: start, resources: { "memory" => memory })
+      end
+      repeats = [snapshot.call(1, 1000, 20), snapshot.call(1, 3000, 22), snapshot.call(2, 1000, 30), snapshot.call(2, 4000, 33)]
+      capacity = Capacity.new(Struct.new(:repeats).new(repeats))
+
+      assert_in_delta 1.0, capacity.worker_pss_growth_mb_per_k_requests, 1e-9
+      assert_equal [2, 4000], [capacity.last.start, capacity.last.requests], "the figures of the start that served most"
     end
 
     def test_settings_are_read_as_numbers_and_a_bad_one_is_named

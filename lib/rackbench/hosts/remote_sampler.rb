@@ -41,7 +41,8 @@ module Rackbench
       private
 
       def process_stats = @stats
-      def pss_bytes(pid) = @pss[pid]
+      # PSS only: the snapshot command does not read USS on the other host.
+      def memory_bytes(pid) = @pss[pid] && { "pss_bytes" => @pss[pid] }
     end
   end
 end

@@ -10,6 +10,9 @@ module Rackbench
   #   what one more worker adds), N the rest of the tree's PSS (the master,
   #   and the pages the workers share copy-on-write). Repeats in the order the
   #   deployment served them show what copy-on-write sharing loses over time.
+  # - sharing lost over time: the mean worker's USS at the start of its
+  #   deployment's first window (after its boot and checks; the sampler's
+  #   series, resources["memory_series"]) against the last snapshot's.
   # - how many workers fit a memory budget: (budget - N) / M, whole.
   # - CPU time per good request: the server tree's CPU seconds in the
   #   measured windows over the requests answered 2xx/3xx and checked.
@@ -24,8 +27,11 @@ module Rackbench
   class Capacity
     MB = 1024.0 * 1024
 
-    # One memory snapshot: the tree's PSS, the workers' mean USS and PSS, after requests.
-    Point = Struct.new(:requests, :workers, :pss_bytes, :worker_uss_bytes, :worker_pss_bytes, keyword_init: true) do
+    # One memory snapshot: the tree's PSS, the workers' mean USS and PSS, after
+    # requests served by its deployment (start); series: the sampler's points
+    # through that window (Sampler.memory_series), when stored.
+    Point = Struct.new(:start, :requests, :workers, :pss_bytes, :worker_uss_bytes, :worker_pss_bytes, :series,
+                       keyword_init: true) do
       def shared_bytes = pss_bytes - (workers * worker_uss_bytes)
     end
 
@@ -60,21 +66,29 @@ module Rackbench
       @settings = Capacity.settings(settings) { |key, message| raise ConfigError, "capacity.#{key}: #{message}" }
     end
 
-    # The snapshots of the cell's repeats, in the order the deployment served them.
+    # The snapshots of the cell's repeats, by server start and in the order
+    # each deployment served them.
     def points
-      @points ||= measurement.repeats.filter_map { |r| point(r.resources["memory"]) }.sort_by { |p| p.requests.to_i }
+      @points ||= measurement.repeats.filter_map { |r| point(r) }.sort_by { |p| [p.start.to_i, p.requests.to_i] }
     end
 
-    def point(memory)
+    def point(repeat)
+      memory = repeat.resources["memory"]
       workers = memory && memory["workers"]
       return nil if workers.nil? || workers.empty?
 
-      Point.new(requests: memory["requests"], workers: workers.size, pss_bytes: memory["pss_bytes"],
+      Point.new(start: repeat.deployment, requests: memory["requests"], workers: workers.size, pss_bytes: memory["pss_bytes"],
                 worker_uss_bytes: workers.sum { |w| w["uss_bytes"] } / workers.size,
-                worker_pss_bytes: workers.sum { |w| w["pss_bytes"] } / workers.size)
+                worker_pss_bytes: workers.sum { |w| w["pss_bytes"] } / workers.size,
+                series: repeat.resources["memory_series"])
     end
 
-    def last = points.last
+    # Each start's snapshots, in the order its deployment served them.
+    def by_start = points.group_by(&:start).values
+
+    # The figures come from the start that served the most requests: its first and last snapshots.
+    def longest = @longest ||= by_start.max_by { |list| list.last.requests.to_i }
+    def last = longest&.last
     def per_worker_mb = last && (last.worker_uss_bytes / MB)
     def shared_mb = last && (last.shared_bytes / MB)
 
@@ -92,12 +106,25 @@ module Rackbench
       [((memory_bytes - last.shared_bytes) / last.worker_uss_bytes).floor, 0].max
     end
 
-    # The mean worker's PSS growth per 1000 requests between the first and last snapshots, or nil.
+    # The mean worker's PSS growth per 1000 requests between the first and
+    # last snapshots of one deployment (snapshots of different starts are not
+    # one worker's history), the mean over starts with two or more; or nil.
     def worker_pss_growth_mb_per_k_requests
-      first = points.first
-      return nil unless first && last && last.requests.to_i > first.requests.to_i
+      growths = by_start.filter_map do |list|
+        first = list.first
+        last = list.last
+        next unless last.requests.to_i > first.requests.to_i
 
-      (last.worker_pss_bytes - first.worker_pss_bytes) / MB * 1000 / (last.requests - first.requests)
+        (last.worker_pss_bytes - first.worker_pss_bytes) / MB * 1000 / (last.requests - first.requests)
+      end
+      growths.empty? ? nil : Stats.mean(growths)
+    end
+
+    # [first, last] mean worker USS in MB of the longest-serving deployment:
+    # as its first window started and at the end of its last; nil without a series.
+    def worker_uss_mb_first_to_last
+      from = longest && longest.first.series&.dig(0, 2)
+      from ? [from / MB, last.worker_uss_bytes / MB] : nil
     end
 
     def good_requests
@@ -126,8 +153,9 @@ module Rackbench
       { "memory_line" => memory_line, "shared_mb" => shared_mb, "per_worker_mb" => per_worker_mb,
         "workers_fitting" => workers_fitting, "memory_budget_bytes" => settings["memory"],
         "worker_pss_growth_mb_per_k_requests_requests" => worker_pss_growth_mb_per_k_requests,
+        "worker_uss_mb_first_to_last" => worker_uss_mb_first_to_last,
         "cpu_ms_per_good_request" => cpu_ms_per_request, "cost_per_million_requests" => cost_per_million,
-        "points" => points.map(&:to_h) }
+        "points" => points.map { |p| p.to_h.except(:series) } }
     end
   end
 end

@@ -12,10 +12,22 @@ module Rackbench
   #   samples = sampler.stop   # => [Sample, ...]
   class Sampler
     # worker_*: the mean of one worker process (the tree below the roots: Unicorn's
-    # and clustered Puma's workers), or of the roots when nothing runs below them.
+    # and clustered Puma's workers), or of the roots when nothing runs below them;
+    # worker_uss_bytes: its private pages (nil where only PSS could be read).
     # cpus: the CPUs the tree's processes last ran on.
     Sample = Struct.new(:t_s, :rss_bytes, :pss_bytes, :cpu_s, :processes, :threads, :worker_rss_bytes,
-                        :worker_pss_bytes, :workers, :cpus, keyword_init: true)
+                        :worker_pss_bytes, :worker_uss_bytes, :workers, :cpus, keyword_init: true)
+
+    # The mean worker's memory over a window, a point per sample from the
+    # window's start (its warm-up included): [[t_s, worker_pss_bytes,
+    # worker_uss_bytes], ...], or nil when no sample read PSS. Stored with
+    # each repeat (resources["memory_series"]): a deployment's first window
+    # starts just after its processes forked, so its series shows what
+    # copy-on-write sharing loses as workers warm up and serve.
+    def self.memory_series(samples)
+      points = samples.select(&:worker_pss_bytes).map { |s| [s.t_s, s.worker_pss_bytes, s.worker_uss_bytes] }
+      points.empty? ? nil : points
+    end
 
     def self.summarize(samples)
       return {} if samples.empty?
@@ -73,8 +85,9 @@ module Rackbench
     # One sample of the whole tree under the root pids, right now.
     def take
       stats = tree_stats.map do |stat|
-        { pid: stat.pid, cpu_s: stat.cpu_s, threads: stat.threads, rss_bytes: stat.rss_bytes, pss_bytes: pss_bytes(stat.pid),
-          processor: stat.processor }
+        memory = memory_bytes(stat.pid) || {}
+        { pid: stat.pid, cpu_s: stat.cpu_s, threads: stat.threads, rss_bytes: stat.rss_bytes, pss_bytes: memory["pss_bytes"],
+          uss_bytes: memory["uss_bytes"], processor: stat.processor }
       end
       workers = stats.reject { |s| @root_pids.include?(s[:pid]) }
       workers = stats if workers.empty?
@@ -119,16 +132,17 @@ module Rackbench
       self.class.descendants(@root_pids.select { |pid| stats.key?(pid) }, children).map { |pid| stats[pid] }
     end
 
-    # Every process's stat, and one process's PSS (RemoteSampler reads them on another host).
+    # Every process's stat, and one process's {"pss_bytes", "uss_bytes"} (RemoteSampler reads them on another host).
     def process_stats = Procfs.process_stats(@proc)
-    def pss_bytes(pid) = Procfs.pss_bytes(pid, @proc)
+    def memory_bytes(pid) = Procfs.process_memory_bytes(pid, @proc)
 
     def worker_means(workers)
       return {} if workers.empty?
 
       pss = workers.map { |s| s[:pss_bytes] }
+      uss = workers.map { |s| s[:uss_bytes] }
       { workers: workers.size, worker_rss_bytes: workers.sum { |s| s[:rss_bytes] } / workers.size,
-        worker_pss_bytes: pss.all? ? pss.sum / workers.size : nil }
+        worker_pss_bytes: pss.all? ? pss.sum / workers.size : nil, worker_uss_bytes: uss.all? ? uss.sum / workers.size : nil }
     end
 
     def now

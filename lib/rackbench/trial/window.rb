@@ -48,6 +48,7 @@ module Rackbench
       resources["dependencies"] = used unless used.empty?
       resources["explain"] = probe_window(probe_dir, started_us, measured_from_s, result) if probe_dir
       resources["memory"] = WorkerMemory.new(root_pids: deployment.pids).snapshot if deployment.local?
+      resources["memory_series"] = Sampler.memory_series(samples)
       Measurement::Repeat.new(result: result, noise: noise_h, drain_s: drain_s&.round(3), resources: resources,
                               started_at: Time.now.utc.iso8601(3))
     end

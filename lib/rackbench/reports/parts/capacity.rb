@@ -20,10 +20,11 @@ module Rackbench
         return [] if @rows.empty?
 
         fit = @settings["memory"] ? "workers in #{format("%.0f", @settings["memory"] / Capacity::MB)} MB" : "workers in --memory"
-        headers = ["Server / config", "Endpoint", "Conc.", "Memory", "worker PSS MB/1k req", fit, "CPU ms/good req",
-                   cost_title]
+        headers = ["Server / config", "Endpoint", "Conc.", "Memory", "worker USS MB: 1st window -> end",
+                   "worker PSS MB/1k req", fit, "CPU ms/good req", cost_title]
         rows = @rows.map do |m, c|
-          [m.label, m.endpoint, m.concurrency.to_s, c.memory_line, number(c.worker_pss_growth_mb_per_k_requests),
+          [m.label, m.endpoint, m.concurrency.to_s, c.memory_line, uss_growth(c.worker_uss_mb_first_to_last),
+           number(c.worker_pss_growth_mb_per_k_requests),
            c.workers_fitting&.to_s || "-", number(c.cpu_ms_per_request), number(c.cost_per_million)]
         end
         [Document::Section.new("capacity", "Capacity", [Grid.new(headers, rows, left: 2), Document::Text.plain(NOTE)])]
@@ -31,6 +32,8 @@ module Rackbench
 
       NOTE = "Memory at the end of the last window: the workers' mean USS (what one more worker adds) and the rest of " \
              "the tree's PSS (master, shared copy-on-write pages); requests are those measured on the deployment so far. " \
+             "Worker USS: the mean worker's private memory as its deployment's first window started (after boot and the " \
+             "checks), then at the end of the last (what copy-on-write sharing lost while it served). " \
              "Cost assumes every CPU of the machine busy at this CPU time per request (rackbench report --price " \
              "HOURLY --cpus N --memory SIZE)."
 
@@ -41,6 +44,8 @@ module Rackbench
 
         "cost/1M req (#{@settings["cpus"]} CPUs at #{@settings["price_per_hour"]}/h)"
       end
+
+      def uss_growth(pair) = pair ? format("%.1f -> %.1f", *pair) : "-"
 
       def number(value)
         return "-" unless value
