@@ -32,12 +32,13 @@ DOCS_SEEDS = { "torquebox-2011" => "000", "thin-nginx-2008" => "001", "app-serve
                "puma-vs-unicorn-2016" => "003", "lighttpd-proxy-2008" => "004" }.freeze
 
 desc "Regenerate the README's support matrix and sample, doc/tune.md's run, doc/seeds*.md and doc/images/*.svg"
-task docs: %w[docs:servers docs:sample docs:tune docs:rate_auto docs:latency docs:doctor docs:seeds docs:calibrate docs:ab]
+task docs: %w[docs:servers docs:sample docs:tune docs:rate_auto docs:latency docs:doctor docs:seeds docs:calibrate docs:ab
+              docs:explain]
 
 namespace :docs do
   desc "Make the runs the docs are drawn from (slow): the quick suite, a tune, rate-auto, the closed/open-loop example, " \
-       "each seed suite with --smoke, calibrate, ab"
-  task runs: %w[runs:quick runs:tune runs:rate_auto runs:latency runs:seeds runs:calibrate runs:ab]
+       "each seed suite with --smoke, calibrate, ab, the explain runs"
+  task runs: %w[runs:quick runs:tune runs:rate_auto runs:latency runs:seeds runs:calibrate runs:ab runs:explain]
 
   namespace :runs do
     # Exit status 3 (some cells failed: TorqueBox cannot run on Java 17) is a result, not an error.
