@@ -23,10 +23,13 @@ module Rackbench
 
     attr_reader :settings
 
-    def initialize(within_cv:, between_cv:, common_cv: 0.0, settings: {}, seed: 1)
+    # spread: :first_stage (Stein's, what rackbench reports) or :all_starts
+    # (the spread of every start, after the decision: narrower, for comparison).
+    def initialize(within_cv:, between_cv:, common_cv: 0.0, settings: {}, seed: 1, spread: :first_stage)
       @sd = { window: log_sd(within_cv), own: log_sd(between_cv), common: log_sd(common_cv) }
       @settings = settings
       @seed = seed
+      @spread = spread
     end
 
     # trials A/B pairs, A truly `ratio` times B's throughput. Returns shares:
@@ -41,7 +44,8 @@ module Rackbench
       { "trials" => trials, "ratio" => ratio, "coverage" => share.call(:covered),
         "ratio_coverage" => share.call(:ratio_covered), "false_verdicts" => share.call(:false_verdict),
         "verdicts" => outcomes.map { |o| o[:verdict] }.tally.transform_keys(&:to_s).transform_values { |n| n.fdiv(trials) },
-        "mean_starts" => outcomes.sum { |o| o[:starts] }.fdiv(trials) }
+        "mean_starts" => outcomes.sum { |o| o[:starts] }.fdiv(trials),
+        "median_ratio_half_width" => Stats.median(outcomes.filter_map { |o| o[:half_width] }.then { |w| w.empty? ? [0.0] : w }) }
     end
 
     # One simulated comparison, as the Runner would measure it.
@@ -91,13 +95,17 @@ module Rackbench
     def judge(repeats, policy, ratio, starts)
       a, b = %i[a b].map do |k|
         Measurement.new({ "label" => k.to_s, "status" => "ok" }, repeats[k], precision: policy.precision,
-                                                                             first_stage: policy.first_stage)
+                                                                             first_stage: first_stage(policy))
       end
       comparison = Comparison.new(a, b, margin: settings.fetch("margin", Comparison::MARGIN))
       verdict = comparison.verdict
       wrong = [(:b_better if ratio >= 1), (:a_better if ratio <= 1)].compact
-      { covered: a.good_requests_per_s_ci&.cover?(TRUTH_PER_S), ratio_covered: comparison.ci&.cover?(ratio),
-        verdict: verdict, false_verdict: wrong.include?(verdict), starts: starts }
+      ci = comparison.ci
+      { covered: a.good_requests_per_s_ci&.cover?(TRUTH_PER_S), ratio_covered: ci&.cover?(ratio),
+        verdict: verdict, false_verdict: wrong.include?(verdict), starts: starts,
+        half_width: ci && !ci.level.zero? ? Math.exp(Math.log(ci.high / ci.low) / 2) - 1 : nil }
     end
+
+    def first_stage(policy) = @spread == :all_starts ? nil : policy.first_stage
   end
 end
