@@ -67,6 +67,10 @@ module Rackbench
       assert_operator result.requests, :>, 0
       assert_equal Stats.merge_histograms(parts.map { |p| p["histogram"] }), result.histogram
       assert_equal(%w[load1 load2], result.hosts.map { |h| h["host"] })
+      # the namespaces share one kernel clock: each offset is 0 within its uncertainty (half the round trip)
+      result.hosts.each do |h|
+        assert_operator h["clock_offset_s"].abs, :<=, h["clock_uncertainty_s"] + 1e-6, "#{h["host"]}'s clock: #{h}"
+      end
       assert_equal [2, 2], parts.map { |p| p["connections"] }, "4 connections split over 2 hosts"
       assert(result.hosts.all? { |h| h["engine"]["version"].start_with?("rackbench-load") })
       assert(result.hosts.all? { |h| h["host_cpu_busy_share"].between?(0.0, 1.0) }, "each load host's CPU is read")

@@ -15,7 +15,7 @@ module Rackbench
       end
 
       # engines: what EngineInstall put on each load host; clocks: each load
-      # host's clock offset, measured once when the run connects (Clock).
+      # and server host's clock offset, measured once when the run connects (Clock).
       attr_reader :hosts, :engines, :clocks
 
       def initialize(suite, supervisor:, dir:)
@@ -40,6 +40,7 @@ module Rackbench
           [name, Thread.new { [EngineInstall.new(connection(name)).call, Clock.offset(connection(name))] }]
         end
         installs.each { |name, thread| @engines[name], @clocks[name] = thread.value }
+        (names - @load_names).each { |name| @clocks[name] = Clock.offset(connection(name)) }
         self
       rescue StandardError
         close
@@ -62,6 +63,17 @@ module Rackbench
       end
 
       def load_connections = @load_names.map { |name| connection(name) }
+
+      # What the probe adds to each request's arrival - stamp, by the address
+      # load comes from (the request's REMOTE_ADDR): {address => microseconds}
+      # (Clock.queue_correction_us), for a server config of this run.
+      def queue_corrections_us(server_config)
+        name = server_config["host"] || @default_server_host
+        @load_names.to_h do |load|
+          [@hosts.fetch(load).address, Clock.queue_correction_us(@clocks.fetch(load), name && @clocks.fetch(name))]
+        end
+      end
+
       def engine_path(name) = @engines.fetch(name).fetch("path")
 
       # The Window, measuring with the load hosts' engines when the suite has load_hosts.

@@ -10,6 +10,7 @@ module Rackbench
     # sees the folder it would have (the server was started in the wrapper's).
     #
     #   rackup = Wrapper.write(app: "apps/rack/config.ru", dir: deployment_dir)   # => ".../explain.ru"
+    #   Wrapper.write(app:, dir:, queue_corrections_us: {"10.0.0.3" => -1200})  # load from other hosts (Hosts::Clock)
     #   Wrapper.probe_dir(deployment_dir)   # where the server's processes write their records
     module Wrapper
       MIDDLEWARE = File.join(__dir__, "middleware.rb")
@@ -18,7 +19,7 @@ module Rackbench
 
       def probe_dir(dir) = File.join(dir, "probe")
 
-      def write(app:, dir:)
+      def write(app:, dir:, queue_corrections_us: {})
         FileUtils.mkdir_p(probe_dir(dir))
         path = File.join(dir, "explain.ru")
         File.write(path, <<~RUBY)
@@ -27,7 +28,7 @@ module Rackbench
           require #{MIDDLEWARE.inspect}
           inner = Rack::Builder.parse_file(#{app.inspect})
           inner = inner.first if inner.is_a?(Array) # Rack 2 returns [app, options]
-          use Rackbench::Probe::Middleware, dir: #{probe_dir(dir).inspect}
+          use Rackbench::Probe::Middleware, dir: #{probe_dir(dir).inspect}, queue_corrections_us: #{queue_corrections_us.inspect}
           run inner
         RUBY
         path

@@ -31,9 +31,11 @@ module Rackbench
     # window: the Window that measures (nil for a trial that only checks);
     # rule: the AnswerRule (default: any 2xx or 3xx, or the request's own
     # expectation); explain: serve the app inside the probe (Probe::Wrapper),
-    # whose records each window reads; the other options are the
+    # whose records each window reads; queue_corrections_us: the probe's
+    # clock corrections for load from other hosts (Hosts::Fleet); the other options are the
     # Deployment's (env, cpus, ready_timeout_s, ready_path, host, log_root).
-    def initialize(server, supervisor:, dir:, app:, window: nil, rule: AnswerRule.new, explain: false, **deployment_options)
+    def initialize(server, supervisor:, dir:, app:, window: nil, rule: AnswerRule.new, explain: false, queue_corrections_us: {},
+                   **deployment_options)
       @server = server
       @supervisor = supervisor
       @dir = dir
@@ -41,6 +43,7 @@ module Rackbench
       @window = window
       @rule = rule
       @explain = explain
+      @queue_corrections_us = queue_corrections_us
       @deployment_options = deployment_options
       @verified = {}
     end
@@ -49,7 +52,7 @@ module Rackbench
     # (with the log tail), having stopped what it started, if it never is.
     def start
       FileUtils.mkdir_p(dir)
-      rackup = @explain ? Probe::Wrapper.write(app: @app, dir: dir) : nil
+      rackup = @explain ? Probe::Wrapper.write(app: @app, dir: dir, queue_corrections_us: @queue_corrections_us) : nil
       @probe_dir = rackup && Probe::Wrapper.probe_dir(dir)
       @deployment = Deployment.new(server, supervisor: @supervisor, dir: dir, app: @app, rackup: rackup,
                                            **@deployment_options).start

@@ -44,7 +44,8 @@ module Rackbench
         Trial.new(server_for(group), supervisor: supervisor, dir: dir, app: suite.app_path(*config["app"]), window: @window,
                                      rule: rule, explain: suite["explain"], env: @service_env, cpus: pinning.server_cpus,
                                      ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
-                                     host: @fleet&.server_connection(config), log_root: store.dir)
+                                     host: @fleet&.server_connection(config), log_root: store.dir,
+                                     queue_corrections_us: @fleet ? @fleet.queue_corrections_us(config) : {})
       end
 
       # A server entry's own setup: commands, once per run before its first start.
