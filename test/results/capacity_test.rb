@@ -11,10 +11,10 @@ module Rackbench
 
     LEAKY = File.expand_path("../fixtures/capacity/config.ru", __dir__)
 
-    def measure(app, endpoint = "/")
+    def measure(app, endpoint = "/", server: { "server" => "unicorn", "workers" => 2 }, repeats: 3)
       path = write_suite("engine" => "native", "app" => app, "endpoints" => [endpoint], "concurrency" => [2],
-                         "duration_s" => 1, "repeats" => 3, "deployments" => 1, "max_cell_s" => 60,
-                         "servers" => [{ "server" => "unicorn", "workers" => 2 }])
+                         "duration_s" => 1, "repeats" => repeats, "deployments" => 1, "max_cell_s" => 60,
+                         "servers" => [server])
       store = Store.new(tmpdir)
       measurement = store.measurements(Runner.new(Suite.load(path), store: store).run).first
       assert measurement.ok?, measurement.reason
@@ -37,6 +37,7 @@ module Rackbench
       assert(measurement.repeats.all? { |r| r.resources["memory_series"].size >= 2 }, "samples through each window")
       from_mb, to_mb = capacity.worker_uss_mb_first_to_last
       assert_operator to_mb, :>, from_mb, "the workers' private memory grew from the first window's start"
+      assert_nil capacity.workers_replaced, "unicorn keeps its workers"
       assert_match(/\A\d+ MB shared \+ [\d.]+ MB per worker after [\d,]+ requests\z/, capacity.memory_line)
 
       big = capacity.workers_fitting(Capacity.bytes("4GB"))
@@ -48,6 +49,29 @@ module Rackbench
 
       assert_includes grid.titles, "workers in 512 MB"
       assert_equal small.to_s, grid.rows.first[grid.titles.index("workers in 512 MB")]
+    end
+
+    # A deployment whose two workers (pids 11, 12) are replaced by a new
+    # generation (21, 22, and the mold 20) halfway through its second window:
+    # the figures around the change come from the series, and the Capacity
+    # section gets a column for them.
+    def test_workers_replaced_while_serving_get_their_own_figures
+      mb = 1024 * 1024
+      window = lambda do |requests, series|
+        memory = { "requests" => requests, "pss_bytes" => 60 * mb,
+                   "workers" => [{ "pss_bytes" => 20 * mb, "uss_bytes" => series.last[2] }] }
+        Measurement::Repeat.new(deployment: 1, result: Struct.new(:requests, :errors).new(1000, {}),
+                                resources: { "memory" => memory, "memory_series" => series, "cpu_s" => 0.5 })
+      end
+      repeats = [window.call(1000, [[0.0, 20 * mb, 2 * mb, [11, 12]], [0.5, 21 * mb, 14 * mb, [11, 12]]]),
+                 window.call(2000, [[0.0, 21 * mb, 15 * mb, [11, 12]], [0.5, 12 * mb, 4 * mb, [20, 21, 22]],
+                                    [1.0, 13 * mb, 6 * mb, [20, 21, 22]]])]
+      measurement = Struct.new(:repeats, :label, :endpoint, :concurrency, :ok?).new(repeats, "pitchfork x2", "/hello", 2, true)
+
+      assert_equal({ "before_mb" => 15.0, "after_mb" => 4.0, "end_mb" => 6.0 }, Capacity.new(measurement).workers_replaced)
+      grid = Reports::CapacitySection.new([measurement], {}).sections.first.parts.first
+
+      assert_equal "15.0 -> 4.0 -> 6.0", grid.rows.first[grid.titles.index("worker USS MB: before -> after refork -> end")]
     end
 
     def test_cpu_per_request_and_cost_follow_from_the_windows

@@ -13,6 +13,9 @@ module Rackbench
   # - sharing lost over time: the mean worker's USS at the start of its
   #   deployment's first window (after its boot and checks; the sampler's
   #   series, resources["memory_series"]) against the last snapshot's.
+  # - a refork (pitchfork's refork_after, puma's fork_worker) or any other
+  #   replacement of the workers while the deployment served: the mean
+  #   worker's USS just before, just after and at the end, from the series.
   # - how many workers fit a memory budget: (budget - N) / M, whole.
   # - CPU time per good request: the server tree's CPU seconds in the
   #   measured windows over the requests answered 2xx/3xx and checked.
@@ -127,6 +130,21 @@ module Rackbench
       from ? [from / MB, last.worker_uss_bytes / MB] : nil
     end
 
+    # Memory around the first time most of the deployment's workers were new
+    # processes (a refork, or workers restarted): {"before_mb", "after_mb",
+    # "end_mb"} of the mean worker's USS, from the longest-serving
+    # deployment's series; nil when its workers stayed the same.
+    def workers_replaced
+      series = longest.to_a.flat_map { |p| p.series.to_a }.select { |point| point[2] && point[3] }
+      return nil if series.empty?
+
+      first = series.first[3]
+      i = series.index { |point| (point[3] - first).size * 2 > point[3].size }
+      return nil unless i
+
+      { "before_mb" => series[i - 1][2] / MB, "after_mb" => series[i][2] / MB, "end_mb" => series.last[2] / MB }
+    end
+
     def good_requests
       measurement.repeats.sum do |r|
         r.result.requests.to_i - r.result.errors["status"].to_i - r.result.errors["check"].to_i
@@ -153,7 +171,7 @@ module Rackbench
       { "memory_line" => memory_line, "shared_mb" => shared_mb, "per_worker_mb" => per_worker_mb,
         "workers_fitting" => workers_fitting, "memory_budget_bytes" => settings["memory"],
         "worker_pss_growth_mb_per_k_requests_requests" => worker_pss_growth_mb_per_k_requests,
-        "worker_uss_mb_first_to_last" => worker_uss_mb_first_to_last,
+        "worker_uss_mb_first_to_last" => worker_uss_mb_first_to_last, "workers_replaced" => workers_replaced,
         "cpu_ms_per_good_request" => cpu_ms_per_request, "cost_per_million_requests" => cost_per_million,
         "points" => points.map { |p| p.to_h.except(:series) } }
     end

@@ -13,19 +13,20 @@ module Rackbench
   class Sampler
     # worker_*: the mean of one worker process (the tree below the roots: Unicorn's
     # and clustered Puma's workers), or of the roots when nothing runs below them;
-    # worker_uss_bytes: its private pages (nil where only PSS could be read).
+    # worker_uss_bytes: its private pages (nil where only PSS could be read);
+    # worker_pids: which processes those were.
     # cpus: the CPUs the tree's processes last ran on.
     Sample = Struct.new(:t_s, :rss_bytes, :pss_bytes, :cpu_s, :processes, :threads, :worker_rss_bytes,
-                        :worker_pss_bytes, :worker_uss_bytes, :workers, :cpus, keyword_init: true)
+                        :worker_pss_bytes, :worker_uss_bytes, :workers, :worker_pids, :cpus, keyword_init: true)
 
     # The mean worker's memory over a window, a point per sample from the
     # window's start (its warm-up included): [[t_s, worker_pss_bytes,
-    # worker_uss_bytes], ...], or nil when no sample read PSS. Stored with
+    # worker_uss_bytes, worker_pids], ...], or nil when no sample read PSS. Stored with
     # each repeat (resources["memory_series"]): a deployment's first window
     # starts just after its processes forked, so its series shows what
     # copy-on-write sharing loses as workers warm up and serve.
     def self.memory_series(samples)
-      points = samples.select(&:worker_pss_bytes).map { |s| [s.t_s, s.worker_pss_bytes, s.worker_uss_bytes] }
+      points = samples.select(&:worker_pss_bytes).map { |s| [s.t_s, s.worker_pss_bytes, s.worker_uss_bytes, s.worker_pids] }
       points.empty? ? nil : points
     end
 
@@ -141,7 +142,8 @@ module Rackbench
 
       pss = workers.map { |s| s[:pss_bytes] }
       uss = workers.map { |s| s[:uss_bytes] }
-      { workers: workers.size, worker_rss_bytes: workers.sum { |s| s[:rss_bytes] } / workers.size,
+      { workers: workers.size, worker_pids: workers.map { |s| s[:pid] }.sort,
+        worker_rss_bytes: workers.sum { |s| s[:rss_bytes] } / workers.size,
         worker_pss_bytes: pss.all? ? pss.sum / workers.size : nil, worker_uss_bytes: uss.all? ? uss.sum / workers.size : nil }
     end
 

@@ -27,13 +27,15 @@ module Rackbench
            number(c.worker_pss_growth_mb_per_k_requests),
            c.workers_fitting&.to_s || "-", number(c.cpu_ms_per_request), number(c.cost_per_million)]
         end
+        add_replaced(headers, rows)
         [Document::Section.new("capacity", "Capacity", [Grid.new(headers, rows, left: 2), Document::Text.plain(NOTE)])]
       end
 
       NOTE = "Memory at the end of the last window: the workers' mean USS (what one more worker adds) and the rest of " \
              "the tree's PSS (master, shared copy-on-write pages); requests are those measured on the deployment so far. " \
              "Worker USS: the mean worker's private memory as its deployment's first window started (after boot and the " \
-             "checks), then at the end of the last (what copy-on-write sharing lost while it served). " \
+             "checks), then at the end of the last (what copy-on-write sharing lost while it served); where most workers " \
+             "were replaced while serving (a refork, or a restart), their USS just before, just after and at the end. " \
              "Cost assumes every CPU of the machine busy at this CPU time per request (rackbench report --price " \
              "HOURLY --cpus N --memory SIZE)."
 
@@ -43,6 +45,17 @@ module Rackbench
         return "cost/1M req" unless @settings["price_per_hour"] && @settings["cpus"]
 
         "cost/1M req (#{@settings["cpus"]} CPUs at #{@settings["price_per_hour"]}/h)"
+      end
+
+      # A column for workers replaced while serving (a refork), when any config's were.
+      def add_replaced(headers, rows)
+        replaced = @rows.map { |_, c| c.workers_replaced }
+        return if replaced.none?
+
+        headers.insert(5, "worker USS MB: before -> after refork -> end")
+        rows.zip(replaced).each do |row, r|
+          row.insert(5, r ? format("%.1f -> %.1f -> %.1f", *r.values_at("before_mb", "after_mb", "end_mb")) : "-")
+        end
       end
 
       def uss_growth(pair) = pair ? format("%.1f -> %.1f", *pair) : "-"
