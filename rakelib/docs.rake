@@ -22,7 +22,9 @@ DOCS_ROOT = File.expand_path("..", __dir__)
 DOCS_QUICK_RUN = ENV.fetch("QUICK_RESULTS", "tmp/docs-runs/quick")
 DOCS_QUICK_STORE = "doc/runs/quick" # Rackbench::Docs::ReadmeSample::STORE_DIR
 DOCS_TUNE = ENV.fetch("TUNE_RESULTS", "tmp/docs-runs/tune")
-DOCS_TUNE_COMMAND = ["bin/rackbench", "tune", "--endpoint", "/sleep/50", "--slo", "p99<=200ms", "--budget", "180"].freeze
+# p90, not p99: on the shared 2-core machine the docs are made on, an idle puma's p99 on /sleep/50 passed
+# 200 ms (other processes' CPU), so a p99 bound measured the neighbours (doc/tune.md says so).
+DOCS_TUNE_COMMAND = ["bin/rackbench", "tune", "--endpoint", "/sleep/50", "--slo", "p90<=150ms", "--budget", "180"].freeze
 DOCS_RATE_AUTO = ENV.fetch("RATE_AUTO_RESULTS", "tmp/docs-runs/rate-auto")
 DOCS_BENCH_TUNE = ENV.fetch("BENCH_TUNE_RESULTS", "tmp/bench-tune")
 DOCS_DOCTOR_APP = "test/fixtures/doctor/rails_pool"
@@ -146,7 +148,7 @@ module DocsHelper
     answer = report[/^rackbench tune:.*?^Recommended: .*?$/m] or raise "run #{run["id"]} in #{DOCS_TUNE} is not a tune run"
     cores = run.dig("machine", "cores")
     replace_block("doc/tune.md", "tune-run", <<~MD)
-      `#{DOCS_TUNE_COMMAND.join(" ").sub("p99<=200ms", "'p99<=200ms'")}` on a #{cores}-core machine shared with other
+      `#{DOCS_TUNE_COMMAND.map { |a| a.include?("<") ? "'#{a}'" : a }.join(" ")}` on a #{cores}-core machine shared with other
       work (server pinned to one CPU, load on the other); what `bin/rackbench report #{run["id"]} --results #{DOCS_TUNE}`
       prints of its answer:
 

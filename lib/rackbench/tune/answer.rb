@@ -42,7 +42,7 @@ module Rackbench
       def sentence
         return problem unless best
 
-        text = "#{best.label}: #{rate_text(best)} at #{@slo}, #{mb(best.pss_bytes)} PSS"
+        text = "#{best.label}: #{rate_text(best)} at #{@slo}, #{mb(best.pss_bytes)} PSS#{fitting_text}"
         return text + tie_text if tied.size > 1
 
         second = ranked[1]
@@ -50,12 +50,30 @@ module Rackbench
         text
       end
 
+      # The recommended config's memory at its knee split into shared and
+      # per worker (Capacity, from the probe's worker snapshot), and how many
+      # such workers fit --memory; nil without a budget or workers.
+      def capacity
+        repeat = best&.knee&.knee_repeat
+        return nil unless @memory_bytes && repeat
+
+        capacity = Capacity.new(Measurement.new({ "label" => best.label, "status" => "ok" }, [repeat]),
+                                "memory" => @memory_bytes)
+        capacity.workers_fitting ? capacity : nil
+      end
+
+      def fitting_text
+        c = capacity or return ""
+        "; #{c.workers_fitting} workers fit --memory #{mb(@memory_bytes)} (#{c.memory_line} at the knee)"
+      end
+
       # Every config tried, as the report of a stored tune run prints it (Reports::TuneAnswer).
       def table = Reports::TuneAnswer.grid(configs, @memory_bytes).text
 
       def to_h
         { "slo" => @slo.to_s, "memory_bytes" => @memory_bytes, "recommendation" => best&.config, "sentence" => sentence,
-          "problem" => problem, "label" => best&.label, "configs" => configs }
+          "problem" => problem, "label" => best&.label, "workers_fitting" => capacity&.workers_fitting,
+          "configs" => configs }
       end
 
       def configs

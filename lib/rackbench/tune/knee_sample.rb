@@ -26,22 +26,25 @@ module Rackbench
     class KneeSample
       MIN_CONFIRMED = 2
 
-      # Runs `searches` searches. deploy.call(number) starts deployment number
-      # (1, 2, ...; the previous one stopped) and returns its probe; the first
-      # search starts from half of estimate.call (a closed-loop capacity on
-      # the deployment just started), each later one from just below the
-      # last knee found; every start is moved by GROWTH ** u, u uniform in
-      # [0, 1) from random, a random offset on the search's rate grid.
-      def self.search(slo:, searches:, random:, deploy:, estimate:)
-        previous = nil
-        knees = Array.new(searches) do |index|
+      # Runs `searches` searches (after those of `from`, a KneeSample to
+      # extend). deploy.call(number) starts deployment number (1, 2, ...;
+      # the previous one stopped) and returns its probe; the first search
+      # starts from half of estimate.call (a closed-loop capacity on the
+      # deployment just started), each later one from just below the last
+      # knee found; every start is moved by GROWTH ** u, u uniform in [0, 1)
+      # from random, a random offset on the search's rate grid.
+      def self.search(slo:, searches:, random:, deploy:, estimate:, from: nil)
+        knees = from ? from.knees.dup : []
+        previous = knees.reverse.find(&:rate)&.rate
+        searches.times do
+          index = knees.size
           probe = deploy.call((2 * index) + 1)
           offset = Knee::GROWTH**random.rand
           start = previous ? previous / Knee::GROWTH * offset : estimate.call / 2.0 * offset
           knee = Knee.new(slo: slo, probe: probe).search_from(start)
           knee.confirm(deploy.call((2 * index) + 2)) if knee.rate
           previous = knee.rate || previous
-          knee
+          knees << knee
         end
         new(knees)
       end

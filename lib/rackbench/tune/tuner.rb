@@ -7,15 +7,17 @@ module Rackbench
   module Tune
     # `rackbench tune`: for each config of a Space (coarse grid, then the
     # untried neighbours of the best, while the --budget lasts; or --grid: all
-    # of them), search its knee SEARCHES times (--searches), each search on a
-    # fresh deployment: check the endpoint, find a Knee under the SLO, deploy
-    # it afresh and confirm the knee there (Knee#confirm), record every probe,
-    # stop it; the searches' knees make its KneeSample. Probes last long enough for the SLO's percentile
-    # (Slo#requests_needed: 1,000 requests for p99), from PROBE_S to
-    # MAX_PROBE_S. Every probe is a cell of a stored run
-    # (its CellKey: the config, the offered rate, the config's turn as its
-    # variant; one repeat), so `rackbench report` renders
-    # them; the answer is an Answer. Created by CLI::Tune.
+    # of them) search its knee: on a fresh deployment check the endpoint,
+    # find a Knee under the SLO, deploy it afresh and confirm the knee there
+    # (Knee#confirm), record every probe, stop it. A budgeted search gives
+    # each config one search and the leaders (the best first) the rest of
+    # --searches, so their knees get an interval (KneeSample); --grid gives
+    # every config all of them. Probes last long enough for the SLO's
+    # percentile (Slo#requests_needed: 1,000 requests for p99), from PROBE_S
+    # to MAX_PROBE_S. Every probe is a cell of a stored run (its CellKey: the
+    # config, the offered rate, the config's turn as its variant; one
+    # repeat), so `rackbench report` renders them; the answer is an Answer.
+    # Created by CLI::Tune.
     class Tuner
       # knee: the config's KneeSample.
       Outcome = Struct.new(:config, :label, :knee, :pss_bytes, :cpu_percent, :error, keyword_init: true) do
@@ -31,6 +33,8 @@ module Rackbench
       end
 
       SEARCHES = 3
+      # How many leading configs a budgeted search searches again.
+      FINISHED = 2
 
       PROBE_S = 2
       MAX_PROBE_S = 10
@@ -108,24 +112,42 @@ module Rackbench
 
       def machine = Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version)
 
+      # Budgeted: every config tried gets one search, and the leaders
+      # (FINISHED at most, the best first) get the rest of @searches, so
+      # their knees have an interval; the budget keeps room for the best's.
+      # --grid: every config gets all @searches.
       def search(started)
         queue = @grid ? @space.grid : @space.coarse
         until queue.empty?
           config = queue.shift
           next if @outcomes.any? { |o| o.config == config }
-          break if !@grid && over_budget?(started)
+          break if !@grid && over_budget?(started, @searches) # its search, and room for the best's others
 
-          @outcomes << measure(config)
+          @turn = @outcomes.size + 1
+          @outcomes << measure(config, @grid ? @searches : 1)
           queue = refine if queue.empty? && !@grid
+        end
+        finish(started) unless @grid
+      end
+
+      def finish(started)
+        leaders = @outcomes.select(&:rate).sort_by { |o| -o.rate }.first(FINISHED)
+        leaders.each_with_index do |outcome, i|
+          break if i.positive? && over_budget?(started, @searches - 1)
+
+          @turn = @outcomes.index(outcome) + 1
+          finished = measure(outcome.config, @searches - 1, from: outcome.knee)
+          @outcomes[@turn - 1] = finished unless finished.error # a failure keeps the searches already made
         end
       end
 
-      # Stop before a config that would end past the budget (judged by the
-      # mean time a config has taken so far).
-      def over_budget?(started)
+      # Whether `searches` more searches would end past the budget (judged
+      # by the mean time a search has taken so far).
+      def over_budget?(started, searches)
         spent = now - started
-        per_config = @outcomes.empty? ? 0 : spent / @outcomes.size
-        spent + per_config > @budget_s
+        done = @outcomes.sum { |o| o.searches.to_i }
+        per_search = done.zero? ? 0 : spent / done
+        spent + (searches * per_search) > @budget_s
       end
 
       def refine
@@ -135,8 +157,8 @@ module Rackbench
         @space.neighbours(best.config).reject { |c| @outcomes.any? { |o| o.config == c } }
       end
 
-      # The config's KneeSample: @searches searches, each on fresh deployments.
-      def measure(config)
+      # The config's KneeSample: `searches` searches (after those of `from`), each on fresh deployments.
+      def measure(config, searches, from: nil)
         server = Servers.fetch(config["server"]).new(config)
         trial = nil
         deploy = lambda do |number|
@@ -144,12 +166,9 @@ module Rackbench
           trial = trial_for(server)
           probe(server, trial, number)
         end
-        sample = KneeSample.search(slo: @slo, searches: @searches, random: Random.new((@outcomes.size + 1) * 1000),
-                                   deploy: deploy, estimate: -> { estimate(trial) })
-        repeat = sample.knee_repeat
-        @out&.puts format("  %-20s %s", server.label, knee_text(sample))
-        Outcome.new(config: config, label: server.label, knee: sample, pss_bytes: repeat&.resources&.dig("pss_max_bytes"),
-                    cpu_percent: repeat&.cpu_percent)
+        sample = KneeSample.search(slo: @slo, searches: searches, random: random(from), deploy: deploy,
+                                   estimate: -> { estimate(trial) }, from: from)
+        outcome(config, server, sample)
       rescue ServiceError, SystemCallError, IOError => e
         @out&.puts format("  %-20s failed: %s", server&.label || config, e.message.lines.first&.strip)
         Outcome.new(config: config, label: server&.label || config.to_s, error: e.message)
@@ -157,10 +176,20 @@ module Rackbench
         trial&.stop
       end
 
+      # The seeded draws of a config's next searches: by its turn and the searches it has had.
+      def random(from) = Random.new((@turn * 1000) + (from ? from.searches : 0))
+
+      def outcome(config, server, sample)
+        repeat = sample.knee_repeat
+        @out&.puts format("  %-20s %s", server.label, knee_text(sample))
+        Outcome.new(config: config, label: server.label, knee: sample, pss_bytes: repeat&.resources&.dig("pss_max_bytes"),
+                    cpu_percent: repeat&.cpu_percent)
+      end
+
       # A fresh Trial of server: started, its traffic checked by the
       # AnswerRule (the catalogue's, for a bundled app), its drain calibrated.
       def trial_for(server)
-        dir = File.join(@run["dir"], format("%02d-%s", @outcomes.size + 1, server.label.gsub(/[^a-z0-9]+/i, "-")))
+        dir = File.join(@run["dir"], format("%02d-%s", @turn, server.label.gsub(/[^a-z0-9]+/i, "-")))
         env = Apps.default_env(dir)
         trial = Trial.new(server, supervisor: @supervisor, dir: dir, app: app_path, window: @window, env: env,
                                   rule: AnswerRule.new(catalogue: Apps.bundled?(@app), env: env), cpus: @pinning.server_cpus,
@@ -222,7 +251,7 @@ module Rackbench
         repeat.index = 1
         repeat.deployment = deployment
         key = CellKey.build(server.config, endpoint: { "name" => @name, "path" => @traffic.path }, concurrency: load.concurrency,
-                                           offered_rate_per_s: rate, variant: @outcomes.size + 1, config_label: server.label)
+                                           offered_rate_per_s: rate, variant: @turn, config_label: server.label)
         row = key.columns.merge("position" => @position, "engine" => @engine.name, "status" => "ok",
                                 "server_version" => server.class.version, "engine_command" => repeat.result.command,
                                 "started_at" => repeat.started_at, "requests_per_s" => repeat.requests_per_s,

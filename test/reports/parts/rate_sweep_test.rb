@@ -93,6 +93,14 @@ module Rackbench
         assert_equal({ "rate" => 40, "interval" => [40, 44.4], "slo" => "p99 <= 200.0 ms" }, curve["knee"])
       end
 
+      def test_a_knee_from_several_searches_says_its_interval_and_how_many_searches
+        auto = { "slo" => "p99 <= 200.0 ms", "knees" => [{ "endpoint" => "/sleep/50", "config" => "puma x0:2", "rate" => 40,
+                                                           "interval" => [37.2, 47.9], "searches" => 3 }] }
+        table = Reports.fetch("table").new(RUN.merge("settings" => { "auto_rates" => auto }), cells).render
+        assert_includes table.gsub(/\n +/, " "), "Knee at p99 <= 200.0 ms: 40 req/s offered, met when confirmed; knee in " \
+                                                 "[37, 48] req/s from 3 searches (rates: auto)"
+      end
+
       def test_the_table_and_markdown_show_a_curve_per_config
         assert_match %r{^Latency against offered rate: puma x0:8, /sleep/50, 32 connections$}, render("table")
         assert_match %r{^#### Latency against offered rate: puma x0:2, /sleep/50, 32 connections$}, render("markdown")

@@ -60,15 +60,24 @@ module Rackbench
         knee = Array(@auto&.fetch("knees", nil)).find do |k|
           k["config"] == config && [measurement.path, measurement.endpoint].include?(k["endpoint"])
         end
-        knee ? { "knee" => knee.slice("rate", "interval").merge("slo" => @auto["slo"]) } : {}
+        knee ? { "knee" => knee.slice("rate", "interval", "searches").merge("slo" => @auto["slo"]) } : {}
       end
 
+      # The knee and where it lies: from independent searches (Tune::KneeSample),
+      # or, in a run stored before tune searched more than once, between the
+      # rate met on two deployments and the lowest that missed above it.
       def knee_text(curve)
         knee = curve["knee"] or return []
         low, high = knee["interval"]
-        where = high ? "between #{format("%g", low)} and #{format("%g", high)} req/s" : "above #{format("%g", low)} req/s"
-        [Document::Text.plain("Knee at #{knee["slo"]}: #{format("%g", knee["rate"])} req/s offered, met on two " \
-                              "deployments; the knee lies #{where} (rates: auto)")]
+        text = if knee["searches"]
+                 searches = "from #{knee["searches"]} search#{"es" unless knee["searches"] == 1}"
+                 where = low ? "knee in [#{format("%.0f", low)}, #{format("%.0f", high)}] req/s #{searches}" : searches
+                 "met when confirmed; #{where}"
+               else
+                 where = high ? "between #{format("%g", low)} and #{format("%g", high)} req/s" : "above #{format("%g", low)}"
+                 "met on two deployments; the knee lies #{where}"
+               end
+        [Document::Text.plain("Knee at #{knee["slo"]}: #{format("%g", knee["rate"])} req/s offered, #{text} (rates: auto)")]
       end
 
       def row(measurement)

@@ -29,6 +29,7 @@ module Rackbench
       # from the knee to the lowest rate that missed above it ("?": none).
       def self.rate_text(rate, interval, searches = nil)
         text = format("knee %.0f req/s", rate)
+        return "#{text} from 1 search" if !interval && searches == 1
         return text unless interval
 
         low, high = interval
