@@ -30,7 +30,7 @@ module Rackbench
       path = File.join(tmpdir, "across.yml")
       File.write(path, {
         "name" => "across", "app" => "rack", "endpoints" => ["/hello"], "concurrency" => [4], "duration_s" => duration_s,
-        "warmup_s" => 0, "engine" => "native", "repeats" => 1, "deployments" => 1, "pin" => false,
+        "warmup_s" => 0, "engine" => "native", "repeats" => 1, "deployments" => 1, "pin" => false, "explain" => true,
         "hosts" => HOSTS.to_h { |h| [h, { "ssh" => "root@#{@lab.address(h)}", "ssh_config" => @lab.ssh_config }] },
         "server_host" => "app", "load_hosts" => %w[load1 load2], "servers" => [{ "server" => "puma", "threads" => 2 }]
       }.to_yaml)
@@ -71,6 +71,7 @@ module Rackbench
       result.hosts.each do |h|
         assert_operator h["clock_offset_s"].abs, :<=, h["clock_uncertainty_s"] + 1e-6, "#{h["host"]}'s clock: #{h}"
       end
+      assert_probe_corrects_each_load_host(run, measurement)
       assert_equal [2, 2], parts.map { |p| p["connections"] }, "4 connections split over 2 hosts"
       assert(result.hosts.all? { |h| h["engine"]["version"].start_with?("rackbench-load") })
       assert(result.hosts.all? { |h| h["host_cpu_busy_share"].between?(0.0, 1.0) }, "each load host's CPU is read")
@@ -80,6 +81,19 @@ module Rackbench
       parts.each_with_index { |p, i| assert_match(/ load#{i + 1} +#{p["requests"]} /, shares) }
       store.close
       assert_nothing_left_in_namespaces
+    end
+
+    # explain: true: the probe on the app host got a clock correction per load
+    # host's address (near 0 here: one kernel clock) and saw every request's stamp.
+    def assert_probe_corrects_each_load_host(run, measurement)
+      probe = measurement.repeats.first.resources["explain"]
+      assert_operator probe["n"], :>, 0, "the probe on the app host recorded the window"
+      assert_equal probe["n"], probe["stamped"], "every request carried a load host's X-Request-Start"
+      explain_ru = File.read(Dir[File.join(run["dir"], "**", "explain.ru")].first)
+      corrections = eval(explain_ru[/queue_corrections_us: (\{.*\})/, 1]) # rubocop:disable Security/Eval
+      uncertainty_us = measurement.repeats.first.result.hosts.sum { |h| h["clock_uncertainty_s"] } * 1e6
+      assert_equal([@lab.address("load1"), @lab.address("load2")], corrections.keys)
+      assert(corrections.values.all? { |us| us.abs <= uncertainty_us + 1 }, "#{corrections} within #{uncertainty_us} us")
     end
 
     def test_sigterm_of_rackbench_leaves_nothing_on_any_host

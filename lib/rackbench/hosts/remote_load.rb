@@ -64,7 +64,7 @@ module Rackbench
         results = children.each_with_index.map { |child, i| parse(child, parts[i]) }
         Result.merge(results.map(&:first), hosts: conns.each_with_index.map do |conn, i|
           { "host" => conn.host.name, "clock_offset_s" => clocks[i]["offset_s"], "round_trip_s" => clocks[i]["round_trip_s"],
-            "clock_uncertainty_s" => clocks[i]["uncertainty_s"],
+            "clock_uncertainty_s" => clocks[i]["uncertainty_s"], "started_at_us" => (start_at.to_r * 1_000_000).to_i,
             "client_cpu" => results[i].last, "host_cpu_busy_share" => cpu_busy[i], "engine" => @fleet.engines[conn.host.name] }
         end).tap { |merged| merged.warnings.concat(self.class.saturation_warnings(merged.hosts)) }
       ensure

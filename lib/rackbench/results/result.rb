@@ -14,7 +14,8 @@ module Rackbench
   #                   [{"name"=>, "weight"=>, "method"=>, "requests"=>, "requests_per_s"=>, "non_success"=>,
   #                     "errors"=>{"check"=>, "other"=>}, "latency_us"=>{"mean", "p50", "p90", "p99", "max"}, "histogram"=>}]
   #   hosts:          load from several hosts (Result.merge): each host's own Result as a Hash, plus
-  #                   "host", "clock_offset_s", "client_cpu"; else nil
+  #                   "host", "clock_offset_s", "clock_uncertainty_s", "started_at_us" (when load began, in
+  #                   this machine's clock), "client_cpu"; else nil
   #   window_requests: (native engine) every request of the window, scheduled (open loop) or issued
   #                   (closed loop) in it, followed to its end: {"total", "completed", "failed", "censored",
   #                   "timeout", "in_flight", "unsent", "histogram" (completed latencies), "censored_histogram"

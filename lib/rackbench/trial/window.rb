@@ -55,8 +55,10 @@ module Rackbench
 
     private
 
-    # The probe's records from the engine's counted start to its end.
+    # The probe's records from the engine's counted start to its end (load
+    # from other hosts starts at the instant they agreed on, in this machine's clock).
     def probe_window(probe_dir, started_us, measured_from_s, result)
+      started_us = result.hosts&.first&.fetch("started_at_us", nil) || started_us
       from_us = started_us + (measured_from_s * 1e6).to_i
       Probe::Window.read_settled(probe_dir, from_us: from_us, to_us: from_us + (result.duration_s.to_f * 1e6).to_i)
     end
