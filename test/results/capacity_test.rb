@@ -11,9 +11,9 @@ module Rackbench
 
     LEAKY = File.expand_path("../fixtures/capacity/config.ru", __dir__)
 
-    def measure(app, endpoint = "/", server: { "server" => "unicorn", "workers" => 2 }, repeats: 3)
+    def measure(app, endpoint = "/", server: { "server" => "unicorn", "workers" => 2 }, repeats: 3, duration_s: 1)
       path = write_suite("engine" => "native", "app" => app, "endpoints" => [endpoint], "concurrency" => [2],
-                         "duration_s" => 1, "repeats" => repeats, "deployments" => 1, "max_cell_s" => 60,
+                         "duration_s" => duration_s, "repeats" => repeats, "deployments" => 1, "max_cell_s" => 60,
                          "servers" => [server])
       store = Store.new(tmpdir)
       measurement = store.measurements(Runner.new(Suite.load(path), store: store).run).first
@@ -72,6 +72,17 @@ module Rackbench
       grid = Reports::CapacitySection.new([measurement], {}).sections.first.parts.first
 
       assert_equal "15.0 -> 4.0 -> 6.0", grid.rows.first[grid.titles.index("worker USS MB: before -> after refork -> end")]
+    end
+
+    # A real pitchfork that promotes a worker to mold every 1000 requests and
+    # forks a new generation from it: the series sees its workers replaced.
+    def test_a_reforking_pitchfork_has_its_workers_replaced_in_the_series
+      server = { "server" => "pitchfork", "workers" => 2, "refork_after" => [1000] }
+      measurement = measure("rack", "/hello", server: server, repeats: 1, duration_s: 2)
+      replaced = Capacity.new(measurement).workers_replaced
+
+      refute_nil replaced, "pids through the window: #{measurement.repeats.first.resources["memory_series"].map(&:last)}"
+      assert(replaced.values.all?(&:positive?), replaced.to_s)
     end
 
     def test_cpu_per_request_and_cost_follow_from_the_windows
