@@ -19,6 +19,7 @@ module Rackbench
       assert_match(%r{^puma x0:1: knee \d+ req/s \[\d+, \d+\] from 2 searches at p50 <= 100\.0 ms}, out)
       assert_match(%r{knee \d+ req/s \[\d+, \d+\] from 2 searches \(\d+ probes on 4 deployments\)}, out)
       rate = out[/^puma x0:1: knee (\d+) req/, 1].to_i
+      assert_equal rate, out.scan(/^  puma x0:1 +knee (\d+) req/).last.first.to_i, "the progress line says the answer's figure"
       low, high = out[%r{^puma x0:1: knee \d+ req/s \[(\d+, \d+)\]}, 1].split(", ").map(&:to_i)
       assert_operator low, :<=, high
       assert_operator rate, :<=, 21, "one thread on 50 ms sleeps cannot keep half its requests under 100 ms past 20 req/s"
