@@ -154,8 +154,16 @@ module Rackbench
       def tune_settings_text(tune)
         "tune probes: open loop, #{tune["arrivals"]} arrivals, #{tune["probe_s"]} to #{tune["max_probe_s"]} s windows " \
           "(long enough for #{tune["probe_requests"]} requests) after #{tune["probe_warmup_s"]} s warm-up; each rate " \
-          "probed until its pass or miss is clear (at most #{Tune::Knee::TRIES} probes); the knee confirmed on a " \
-          "fresh deployment, its interval from the rate met to the lowest missed above it"
+          "probed until its pass or miss is clear (at most #{Tune::Knee::TRIES} probes); each search's knee confirmed " \
+          "on a fresh deployment#{searches_text(tune)}"
+      end
+
+      # Where the knee's interval comes from (Tune::KneeSample); older tune runs made one search.
+      def searches_text(tune)
+        return "" unless tune["searches"].to_i > 1
+
+        "; the knee's interval from up to #{tune["searches"]} independent searches of a config (Student t over them, " \
+          "log scale)"
       end
 
       def scaled_text
