@@ -35,6 +35,8 @@ module Rackbench
       assert_operator last.worker_pss_bytes, :>, first.worker_pss_bytes
       assert_operator capacity.worker_pss_growth_mb_per_k_requests, :>, 0
       assert(measurement.repeats.all? { |r| r.resources["memory_series"].size >= 2 }, "samples through each window")
+      first_window = measurement.repeats.min_by { |r| r.resources.dig("memory", "requests") }
+      assert_operator first_window.resources["memory_series"].first.first, :<, 0, "the first window's series starts at the fork"
       from_mb, to_mb = capacity.worker_uss_mb_first_to_last
       assert_operator to_mb, :>, from_mb, "the workers' private memory grew from the first window's start"
       assert_nil capacity.workers_replaced, "unicorn keeps its workers"

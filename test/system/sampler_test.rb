@@ -58,5 +58,22 @@ module Rackbench
       sample = Sampler.new(root_pids: [(2**22) + 12_345]).take
       assert_equal [0, 0], [sample.processes, sample.rss_bytes]
     end
+
+    # A cluster's start: the master alone, one worker, both; then the first
+    # window. The series starts when both workers existed, at negative times
+    # from the window's start.
+    def test_a_first_windows_series_starts_from_the_fork_of_all_workers
+      sample = lambda do |t_s, pids, uss_mb|
+        Sampler::Sample.new(t_s: t_s, worker_pss_bytes: uss_mb << 20, worker_uss_bytes: uss_mb << 20, workers: pids.size,
+                            worker_pids: pids)
+      end
+      boot = [sample.call(0.0, [1], 9), sample.call(0.5, [2], 30), sample.call(1.0, [2, 3], 3), sample.call(2.0, [2, 3], 5)]
+      window = [sample.call(0.0, [2, 3], 5), sample.call(0.5, [2, 3], 8)]
+      series = Sampler.memory_series(window, boot: boot)
+
+      assert_equal [-1.0, -0.0, 0.0, 0.5], series.map(&:first)
+      assert_equal([3, 5, 5, 8].map { |mb| mb << 20 }, series.map { |p| p[2] })
+      assert_equal 2, Sampler.memory_series(window).size, "later windows: their own samples only"
+    end
   end
 end

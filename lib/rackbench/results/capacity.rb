@@ -10,9 +10,9 @@ module Rackbench
   #   what one more worker adds), N the rest of the tree's PSS (the master,
   #   and the pages the workers share copy-on-write). Repeats in the order the
   #   deployment served them show what copy-on-write sharing loses over time.
-  # - sharing lost over time: the mean worker's USS at the start of its
-  #   deployment's first window (after its boot and checks; the sampler's
-  #   series, resources["memory_series"]) against the last snapshot's.
+  # - sharing lost over time: the mean worker's USS when its deployment's
+  #   workers first all existed (the sampler's series from the server's start,
+  #   resources["memory_series"] of the first window) against the last snapshot's.
   # - a refork (pitchfork's refork_after, puma's fork_worker) or any other
   #   replacement of the workers while the deployment served: the mean
   #   worker's USS just before, just after and at the end, from the series.
@@ -124,7 +124,8 @@ module Rackbench
     end
 
     # [first, last] mean worker USS in MB of the longest-serving deployment:
-    # as its first window started and at the end of its last; nil without a series.
+    # at its series' first point (its workers just forked, for a run that
+    # sampled from the server's start) and at the end of its last window; nil without a series.
     def worker_uss_mb_first_to_last
       from = longest && longest.first.series&.dig(0, 2)
       from ? [from / MB, last.worker_uss_bytes / MB] : nil

@@ -21,12 +21,19 @@ module Rackbench
 
     # The mean worker's memory over a window, a point per sample from the
     # window's start (its warm-up included): [[t_s, worker_pss_bytes,
-    # worker_uss_bytes, worker_pids], ...], or nil when no sample read PSS. Stored with
-    # each repeat (resources["memory_series"]): a deployment's first window
-    # starts just after its processes forked, so its series shows what
-    # copy-on-write sharing loses as workers warm up and serve.
-    def self.memory_series(samples)
-      points = samples.select(&:worker_pss_bytes).map { |s| [s.t_s, s.worker_pss_bytes, s.worker_uss_bytes, s.worker_pids] }
+    # worker_uss_bytes, worker_pids], ...], or nil when no sample read PSS.
+    # Stored with each repeat (resources["memory_series"]). boot: the samples
+    # of the deployment from its start (Deployment#boot_samples, the first
+    # window only), put ahead at negative times from the window's start, from
+    # the first in which all its workers existed (a cluster forks them after
+    # its start): the series then shows what copy-on-write sharing loses
+    # from the fork, through the checks and warm-up, to the end of the load.
+    def self.memory_series(samples, boot: nil)
+      boot = Array(boot).select(&:worker_pss_bytes)
+      shift = boot.last&.t_s.to_f
+      boot = boot.drop_while { |s| s.workers < boot.last.workers }
+      points = boot.map { |s| [(s.t_s - shift).round(3), s.worker_pss_bytes, s.worker_uss_bytes, s.worker_pids] }
+      points += samples.select(&:worker_pss_bytes).map { |s| [s.t_s, s.worker_pss_bytes, s.worker_uss_bytes, s.worker_pids] }
       points.empty? ? nil : points
     end
 

@@ -48,6 +48,8 @@ module Rackbench
     # binding: the start is tried again on fresh ports (never for a port the
     # suite names).
     PORT_TAKEN = /Address already in use|EADDRINUSE/
+    # The boot sampler's period: a cluster's workers fork and answer within a second.
+    BOOT_SAMPLE_S = 0.1
     START_ATTEMPTS = 3
 
     # Starts every instance at once, waits until each answers HTTP, then starts
@@ -71,6 +73,7 @@ module Rackbench
 
     def start_once
       started = Array.new(instances) { |i| start_instance(i) }
+      @boot_sampler = Sampler.new(root_pids: children.map(&:pid), interval_s: BOOT_SAMPLE_S).start if local?
       started.each do |child, bind|
         Readiness.wait(ready_target(bind), child: child, timeout_s: @ready_timeout_s, app_dir: app_dir, log_root: @log_root)
       end
@@ -97,6 +100,15 @@ module Rackbench
     # What the Window samples: the tree on this machine, or on the server's host over SSH.
     def local? = @host.nil?
 
+    # The samples of the server's tree from its start (local servers): taken
+    # once, by the first measured window (Window), which stores them ahead of
+    # its own; nil after that, or for a server on another host.
+    def boot_samples
+      sampler = @boot_sampler
+      @boot_sampler = nil
+      sampler&.stop
+    end
+
     def sampler
       return Sampler.new(root_pids: pids) unless @host
 
@@ -115,6 +127,7 @@ module Rackbench
     # The proxy first, then each instance through its adapter's #stop (Passenger
     # needs `passenger stop`: its watchdog leaves the process group).
     def stop
+      boot_samples
       children.reverse_each do |c|
         c.name.start_with?("proxy") ? @supervisor.stop(c, signal: proxy.stop_signal) : server.stop(@supervisor, c)
       end

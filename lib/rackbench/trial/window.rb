@@ -30,6 +30,7 @@ module Rackbench
       drain_s = drain&.wait(neighbours: neighbours)
       deps = DependencySampler.new(dependencies).start
       noise = Noise.new(cpus: measured_cpus).start
+      boot = deployment.boot_samples # the deployment's first window: its memory from the server's start
       sampler = deployment.sampler.start
       started_us = Probe::Window.now_us
       begin
@@ -48,7 +49,7 @@ module Rackbench
       resources["dependencies"] = used unless used.empty?
       resources["explain"] = probe_window(probe_dir, started_us, measured_from_s, result) if probe_dir
       resources["memory"] = WorkerMemory.new(root_pids: deployment.pids).snapshot if deployment.local?
-      resources["memory_series"] = Sampler.memory_series(samples)
+      resources["memory_series"] = Sampler.memory_series(samples, boot: boot)
       Measurement::Repeat.new(result: result, noise: noise_h, drain_s: drain_s&.round(3), resources: resources,
                               started_at: Time.now.utc.iso8601(3))
     end

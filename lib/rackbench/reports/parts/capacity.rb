@@ -20,7 +20,7 @@ module Rackbench
         return [] if @rows.empty?
 
         fit = @settings["memory"] ? "workers in #{format("%.0f", @settings["memory"] / Capacity::MB)} MB" : "workers in --memory"
-        headers = ["Server / config", "Endpoint", "Conc.", "Memory", "worker USS MB: 1st window -> end",
+        headers = ["Server / config", "Endpoint", "Conc.", "Memory", "worker USS MB: fork -> end",
                    "worker PSS MB/1k req", fit, "CPU ms/good req", cost_title]
         rows = @rows.map do |m, c|
           [m.label, m.endpoint, m.concurrency.to_s, c.memory_line, uss_growth(c.worker_uss_mb_first_to_last),
@@ -33,8 +33,9 @@ module Rackbench
 
       NOTE = "Memory at the end of the last window: the workers' mean USS (what one more worker adds) and the rest of " \
              "the tree's PSS (master, shared copy-on-write pages); requests are those measured on the deployment so far. " \
-             "Worker USS: the mean worker's private memory as its deployment's first window started (after boot and the " \
-             "checks), then at the end of the last (what copy-on-write sharing lost while it served); where most workers " \
+             "Worker USS: the mean worker's private memory when all its deployment's workers first existed (sampled every " \
+             "0.5 s from the server's start), then at the end of the last window (what copy-on-write sharing lost from " \
+             "the fork through the checks, warm-up and load); where most workers " \
              "were replaced while serving (a refork, or a restart), their USS just before, just after and at the end. " \
              "Cost assumes every CPU of the machine busy at this CPU time per request (rackbench report --price " \
              "HOURLY --cpus N --memory SIZE)."
