@@ -33,8 +33,8 @@ module Rackbench
 
       NOTE = "Memory at the end of the last window: the workers' mean USS (what one more worker adds) and the rest of " \
              "the tree's PSS (master, shared copy-on-write pages); requests are those measured on the deployment so far. " \
-             "Worker USS: the mean worker's private memory when all its deployment's workers first existed (sampled every " \
-             "0.5 s from the server's start), then at the end of the last window (what copy-on-write sharing lost from " \
+             "Worker USS: the mean worker's private memory when all its deployment's workers first existed (sampled from " \
+             "the server's start), then at the end of the last window (what copy-on-write sharing lost from " \
              "the fork through the checks, warm-up and load); where most workers " \
              "were replaced while serving (a refork, or a restart), their USS just before, just after and at the end. " \
              "Cost assumes every CPU of the machine busy at this CPU time per request (rackbench report --price " \
