@@ -48,8 +48,6 @@ module Rackbench
     # binding: the start is tried again on fresh ports (never for a port the
     # suite names).
     PORT_TAKEN = /Address already in use|EADDRINUSE/
-    # The boot sampler's period: a cluster's workers fork and answer within a second.
-    BOOT_SAMPLE_S = 0.1
     START_ATTEMPTS = 3
 
     # Starts every instance at once, waits until each answers HTTP, then starts
@@ -73,10 +71,11 @@ module Rackbench
 
     def start_once
       started = Array.new(instances) { |i| start_instance(i) }
-      @boot_sampler = Sampler.new(root_pids: children.map(&:pid), interval_s: BOOT_SAMPLE_S).start if local?
+      @boot_sampler = Sampler.new(root_pids: children.map(&:pid)).start if local?
       started.each do |child, bind|
         Readiness.wait(ready_target(bind), child: child, timeout_s: @ready_timeout_s, app_dir: app_dir, log_root: @log_root)
       end
+      @boot_sampler&.take # ready: the workers have forked (at the sampler's own 0.5 s pace, as a window's, otherwise)
       @backends = started.map(&:last)
       @bind = proxy ? start_proxy(@backends) : @backends.first
       self
