@@ -8,9 +8,9 @@ require "time"
 Sequel.extension :migration
 
 module Rackbench
-  # The results store: every run, its cells, their repeats and resource
-  # samples, in SQLite (a file in the results folder, the default) or in a
-  # shared PostgreSQL database (--results postgres://...), through one Sequel
+  # The results store: every run, its planned cells, its cells and their
+  # repeats (each window's figures and resources), in SQLite (a file in the
+  # results folder, the default) or in a shared PostgreSQL database (--results postgres://...), through one Sequel
   # implementation. Repeats and cells are written as each finishes, so a run
   # interrupted half way keeps what it measured. Raw engine output and server
   # logs live in a folder beside the database, one folder per run
@@ -95,21 +95,14 @@ module Rackbench
       run(id)
     end
 
-    # record: a Hash with the cells columns (json fields as Ruby objects); samples: [Sampler::Sample]
-    def add_cell(run_id, record, samples = [])
+    # record: a Hash with the cells columns (json fields as Ruby objects).
+    def add_cell(run_id, record)
       row = record.transform_keys(&:to_s)
       %w[config result resources].each { |k| row["#{k}_json"] = row.delete(k)&.to_json }
       %w[server_command engine_command].each { |k| row[k] = row[k].to_json if row[k].is_a?(Array) }
       row["run_id"] = run_id
       row["finished_at"] ||= now
-      @db.transaction do
-        cell_id = @db[:cells].insert(row.transform_keys(&:to_sym))
-        @db[:samples].multi_insert(samples.map do |s|
-          { cell_id: cell_id, t_s: s.t_s, rss_bytes: s.rss_bytes, pss_bytes: s.pss_bytes, cpu_s: s.cpu_s,
-            processes: s.processes, threads: s.threads }
-        end)
-        cell_id
-      end
+      @db[:cells].insert(row.transform_keys(&:to_sym))
     end
 
     # One measured window of the cell at position (a Measurement::Repeat).
@@ -180,10 +173,6 @@ module Rackbench
       end
     end
 
-    def samples(cell_id)
-      rows(@db[:samples].where(cell_id: cell_id).order(:t_s))
-    end
-
     # Copies run run_id of another Store into this one (a laptop's SQLite run
     # into the team's PostgreSQL, say), rows as they are; the run gets this
     # store's next id and keeps the folder of raw output it had. Returns the run.
@@ -191,10 +180,7 @@ module Rackbench
       source = from.raw_rows(run_id)
       @db.transaction do
         id = @db[:runs].insert(source[:run].except(:id))
-        source[:cells].each do |cell|
-          cell_id = @db[:cells].insert(cell.except(:id).merge(run_id: id))
-          @db[:samples].multi_insert(source[:samples].fetch(cell[:id], []).map { |r| r.merge(cell_id: cell_id) })
-        end
+        source[:cells].each { |cell| @db[:cells].insert(cell.except(:id).merge(run_id: id)) }
         @db[:repeats].multi_insert(source[:repeats].map { |r| r.merge(run_id: id) })
         @db[:planned_cells].multi_insert(source[:planned_cells].map { |r| r.merge(run_id: id) })
         run(id)
@@ -208,8 +194,7 @@ module Rackbench
       id = run(run_id)["id"]
       cells = @db[:cells].where(run_id: id).order(:position).all
       { run: @db[:runs].where(id: id).first, cells: cells, repeats: @db[:repeats].where(run_id: id).all,
-        planned_cells: @db[:planned_cells].where(run_id: id).all,
-        samples: @db[:samples].where(cell_id: cells.map { |c| c[:id] }).order(:t_s).all.group_by { |r| r[:cell_id] } }
+        planned_cells: @db[:planned_cells].where(run_id: id).all }
     end
 
     MIGRATION_LOCK_KEY = 0x7261636b # "rack"
