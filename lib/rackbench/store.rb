@@ -11,8 +11,9 @@ module Rackbench
   # The results store: every run, its planned cells, its cells and their
   # repeats (each window's figures and resources), in SQLite (a file in the
   # results folder, the default) or in a shared PostgreSQL database
-  # (--results postgres://...), through one Sequel implementation. Repeats and cells are written as each finishes, so a run
-  # interrupted half way keeps what it measured. Raw engine output and server
+  # (--results postgres://...), through one Sequel implementation. Repeats
+  # and cells are written as each finishes, so a run interrupted half way
+  # keeps what it measured. Raw engine output and server
   # logs live in a folder beside the database, one folder per run
   # (runs/RUN_ID/); see Store::Location.
   #
