@@ -24,34 +24,6 @@ module Rackbench
       assert_equal 0.0, Stats.stddev([7.0])
     end
 
-    def test_a_bootstrap_interval_of_identical_values_has_no_width
-      ci = Stats.bootstrap_ci([5.0, 5.0, 5.0])
-      assert_equal [5.0, 5.0], ci.to_a
-      assert_equal 0.0, ci.half_width_share
-    end
-
-    def test_one_value_has_no_interval
-      assert_nil Stats.bootstrap_ci([5.0])
-    end
-
-    def test_the_bootstrap_is_repeatable_with_its_seed_and_brackets_the_median
-      values = [98.0, 101.0, 103.0, 97.0, 100.0, 104.0, 99.0]
-      a = Stats.bootstrap_ci(values)
-      b = Stats.bootstrap_ci(values)
-      assert_equal a.to_a, b.to_a
-      assert_equal 100.0, a.estimate
-      assert_operator a.low, :<=, 100.0
-      assert_operator a.high, :>=, 100.0
-      assert_operator a.low, :>=, 97.0
-      assert_operator a.high, :<=, 104.0
-    end
-
-    def test_with_three_values_the_percentile_bootstrap_of_the_median_is_their_range
-      # The median of a resample of 3 is the smallest value with probability
-      # 7/27 (> 2.5 %), so the 95 % interval runs from the smallest to the largest.
-      assert_equal [1.0, 3.0], Stats.bootstrap_ci([1.0, 2.0, 3.0]).to_a
-    end
-
     def test_which_side_of_one_an_interval_lies_on
       interval = ->(lo, hi) { Stats::Interval.new(lo, hi, (lo + hi) / 2, 0.95) }
       assert_equal :above, Stats.side_of_one(interval.call(1.1, 1.3))

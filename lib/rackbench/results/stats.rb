@@ -10,10 +10,9 @@ module Rackbench
   # cells are compared by Comparison (paired by start, four outcomes). The
   # README's "How rackbench decides" says it for users, once.
   #
-  # The bootstraps below serve figures that have no starts to lean on: the
+  # The one bootstrap left serves a figure with no starts to lean on: the
   # warm-up claim's head/tail ratio of per-second series (moving blocks, as
-  # neighbouring seconds are correlated) and, until it moves to starts, the
-  # probe's breakdown.
+  # neighbouring seconds are correlated).
   module Stats
     LEVEL = 0.95
     RESAMPLES = 2000
@@ -65,19 +64,6 @@ module Rackbench
       lo = sorted[h.floor]
       hi = sorted[h.ceil]
       lo + ((hi - lo) * (h - h.floor))
-    end
-
-    # Percentile-bootstrap CI of statistic(xs) (default: the median).
-    # nil for fewer than two values: one number has no interval.
-    def bootstrap_ci(xs, level: LEVEL, resamples: RESAMPLES, seed: SEED, &statistic)
-      return nil if xs.size < 2
-
-      statistic ||= method(:median)
-      rng = Random.new(seed)
-      n = xs.size
-      draws = Array.new(resamples) { statistic.call(Array.new(n) { xs[rng.rand(n)] }) }.sort
-      tail = (1 - level) / 2
-      Interval.new(quantile(draws, tail), quantile(draws, 1 - tail), statistic.call(xs), level)
     end
 
     # :above (the whole CI above 1), :below, or :contains.
