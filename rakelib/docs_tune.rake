@@ -41,5 +41,8 @@ namespace :docs do
   task :bench_tune do
     DocsHelper.load_rackbench
     DocsHelper.replace_block("doc/tune.md", "bench-tune", Rackbench::Docs::TunePages.bench_tune(DOCS_BENCH_TUNE))
+    full = "tmp/bench-tune-full"
+    command = "bundle exec bench/tune --full-grid --endpoints /sleep/50 --results #{full}"
+    DocsHelper.replace_block("doc/tune.md", "bench-tune-full", Rackbench::Docs::TunePages.bench_tune(full, command))
   end
 end

@@ -27,12 +27,12 @@ module Rackbench
         MD
       end
 
-      # bench/tune's lines as it printed them.
-      def bench_tune(dir)
+      # bench/tune's lines as it printed them; command: how it was run.
+      def bench_tune(dir, command = "bundle exec bench/tune")
         path = File.join(dir, "bench-tune.txt")
-        raise "no #{path}: run `bundle exec bench/tune` first" unless File.exist?(path)
+        raise "no #{path}: run `#{command}` first" unless File.exist?(path)
 
-        "`bundle exec bench/tune` printed:\n\n```text\n#{File.read(path).strip}\n```"
+        "`#{command}` printed:\n\n```text\n#{File.read(path).strip}\n```"
       end
     end
   end
