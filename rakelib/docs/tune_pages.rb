@@ -11,7 +11,7 @@ module Rackbench
         report = `bin/rackbench report #{run["id"]} --results #{dir}`
         raise "bin/rackbench report failed" unless $?.success? # rubocop:disable Style/SpecialGlobalVars
 
-        curves = report.split(/\n{2,}/).select { |block| block.start_with?("Latency against offered rate") }
+        curves = report.split(/\n{2,}/).select { |block| block.start_with?("Latency against offered rate", "Knee at") }
         raise "run #{run["id"]} in #{dir} has no rate sweep" if curves.empty?
 
         auto = run.dig("settings", "auto_rates") || {}

@@ -74,7 +74,8 @@ module Rackbench
       def test_percentiles_among_unfinished_requests_are_bounds_with_the_share_unfinished
         table = Reports.fetch("table").new(RUN, overloaded_cells).render
         row = table.lines.find { |l| l.match?(/^\s*400 /) }
-        assert_equal 3, row.scan(">= 2500.00").size, "p50, p90 and p99 of all requests: at least 2.5 s"
+        assert_equal 2, row.scan(">= 2500.00").size, "p50 and p90 of all requests: at least 2.5 s"
+        assert_includes row, "n=120, too few", "three windows of 40 requests are too few for a p99 (1,000)"
         assert_includes row, "75 %"
         curve = JSON.parse(Reports.fetch("json").new(RUN, overloaded_cells).render)["rate_sweeps"].first
         last = curve["rows"].last

@@ -87,14 +87,16 @@ module Rackbench
           "p50_ms" => ok ? measurement.latency_ms(50) : nil, "p90_ms" => ok ? measurement.latency_ms(90) : nil,
           "p99_ms" => ok ? measurement.latency_ms(99) : nil, "p99_ci" => ok ? measurement.latency_ci_ms(99) : nil,
           "p50_ci" => ok ? measurement.latency_ci_ms(50) : nil, "p90_ci" => ok ? measurement.latency_ci_ms(90) : nil,
-          "errors" => measurement.errors_n_tot, "reason" => measurement["reason"] }.merge(all_requests(measurement))
+          "errors" => measurement.errors_n_tot, "reason" => measurement["reason"],
+          "n" => ok ? measurement.latency_count : nil }.merge(all_requests(measurement))
       end
 
       # The percentiles over every request of the windows, and the share left without a response.
       def all_requests(measurement)
         return {} unless measurement.ok? && measurement.window_requests
 
-        [50, 90, 99].each_with_object("unfinished_share" => measurement.unfinished_share) do |p, h|
+        all_n = measurement.window_requests.total
+        [50, 90, 99].each_with_object("unfinished_share" => measurement.unfinished_share, "all_n" => all_n) do |p, h|
           all = measurement.latency_all(p)
           h["p#{p}_all_ms"] = all.value_ms
           h["p#{p}_censored"] = all.bound
@@ -108,12 +110,24 @@ module Rackbench
         end
 
         [format("%g", row["offered_per_s"]), with_ci(row["achieved_per_s"], row["achieved_ci"], "%.1f"),
-         bound(row, 50) || ms(row["p50_ms"]), bound(row, 90) || ms(row["p90_ms"]),
-         bound(row, 99) || with_ci(row["p99_ms"], row["p99_ci"], "%.2f"), unfinished(row["unfinished_share"]), row["errors"]]
+         bound(row, 50) || measured(row, 50, ms(row["p50_ms"])), bound(row, 90) || measured(row, 90, ms(row["p90_ms"])),
+         bound(row, 99) || measured(row, 99, with_ci(row["p99_ms"], row["p99_ci"], "%.2f")),
+         unfinished(row["unfinished_share"]), row["errors"]]
       end
 
       def ms(value) = value ? format("%.2f", value) : "-"
-      def bound(row, percentile) = row["p#{percentile}_censored"] ? ">= #{ms(row["p#{percentile}_all_ms"])}" : nil
+
+      # A percentile is shown with Measurement::TAIL_REQUESTS requests beyond it (p99: 1,000), else "n=254, too few".
+      def enough?(count, percentile) = count.nil? || count * (100 - percentile) / 100.0 >= Measurement::TAIL_REQUESTS
+
+      def measured(row, percentile, text) = enough?(row["n"], percentile) ? text : "n=#{row["n"]}, too few"
+
+      def bound(row, percentile)
+        return nil unless row["p#{percentile}_censored"]
+        return "n=#{row["all_n"]}, too few" unless enough?(row["all_n"], percentile)
+
+        ">= #{ms(row["p#{percentile}_all_ms"])}"
+      end
 
       def unfinished(share)
         return "-" unless share
