@@ -194,10 +194,10 @@ module Rackbench
         <<~HTML
           <section class="summary" id="tune">
           <h2>#{h(part.recommendation)}</h2>
-          <p class="note">#{h(part.intro)}. Each config's knee was searched several times, each search on its own
-          fresh deployments: the knee shown is a rate that met the SLO in a search's confirming probes (the lower
-          median of the searches'), and the interval in brackets says where the knee lies, from the searches (Student
-          t over searches); latency is measured from each request's scheduled send time.</p>
+          <p class="note">#{h(part.intro)}. Each config tried was searched once and the leading ones several times,
+          each search on its own fresh deployments: the knee shown is a rate that met the SLO in a search's confirming
+          probes (the lower median of the searches'), and the interval in brackets says where the knee lies, from the
+          searches (Student t over searches); latency is measured from each request's scheduled send time.</p>
           #{document.section("tune").parts.grep(Grid).map(&:html).join}
           #{what_ran}
           </section>
