@@ -81,7 +81,8 @@ module Rackbench
           { "config" => o.config, "label" => o.label, "sustainable_rate" => o.rate, "ci" => o.ci&.to_a&.first(2),
             "searches" => o.searches, "confirmed_searches" => o.knee.respond_to?(:confirmed) ? o.knee.confirmed.size : nil,
             "unconfirmed" => o.unconfirmed?,
-            "p99_ms" => o.p99_ms, "pss_bytes" => o.pss_bytes, "cpu_percent" => o.cpu_percent, "error" => o.error,
+            "p99_ms" => o.p99_ms, "knee_requests" => o.knee_requests, "pss_bytes" => o.pss_bytes,
+            "cpu_percent" => o.cpu_percent, "error" => o.error,
             "probes" => probes(o.knee) }
         end
       end

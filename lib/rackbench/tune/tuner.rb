@@ -30,6 +30,8 @@ module Rackbench
         def searches = knee&.searches
         def unconfirmed? = knee&.unconfirmed? || false
         def p99_ms = knee&.knee_repeat&.then { |r| r.latency_us(99).to_f / 1000 }
+        # Requests behind p99_ms (the probe at the knee): p99 needs 1,000.
+        def knee_requests = knee&.knee_repeat&.then { |r| r.result.requests }
       end
 
       SEARCHES = 3

@@ -16,7 +16,7 @@ module Rackbench
           rate = c["sustainable_rate"]
           over = rate && memory_bytes && c["pss_bytes"].to_i > memory_bytes ? " (over --memory)" : ""
           [c["label"], rate ? rate_text(rate, c["ci"], c["searches"]) : unmeasured(c),
-           c["p99_ms"] ? format("%.1f", c["p99_ms"]) : "-",
+           p99_text(c),
            c["pss_bytes"] ? "#{(c["pss_bytes"] / 1_048_576.0).round} MB#{over}" : "-",
            c["cpu_percent"] ? format("%.0f", c["cpu_percent"]) : "-", c["probes"] ? c["probes"].size.to_s : "-"]
         end)
@@ -35,6 +35,16 @@ module Rackbench
         low, high = interval
         bounds = format("[%.0f, %s]", low, high ? format("%.0f", high) : "?")
         searches ? "#{text} #{bounds} from #{searches} searches" : "#{text} #{bounds}"
+      end
+
+      # The p99 of the probe at the knee, or why not: "n=254, too few" (p99 needs 10 requests beyond it).
+      def self.p99_text(config)
+        return "-" unless config["p99_ms"]
+
+        n = config["knee_requests"]
+        return "n=#{n}, too few" if n && n < 100 * Measurement::TAIL_REQUESTS
+
+        format("%.1f", config["p99_ms"])
       end
 
       def self.unmeasured(config)
