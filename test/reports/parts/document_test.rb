@@ -31,7 +31,7 @@ module Rackbench
       def test_the_document_holds_what_ran_then_the_sections_in_reading_order
         document = Reports.fetch("table").new(stored_run, cells).document
         assert_match "Run 7: suite seed-test", document.heading.first
-        assert_equal %w[results results mix verdicts failures warnings], document.sections.map(&:id)
+        assert_equal %w[results results tail mix verdicts failures warnings], document.sections.map(&:id)
         assert_equal %w[hello mix], document.sections.first(2).map(&:title)
         assert_match "puma x0:16 faster", document.lines_of("verdicts").first
         assert_equal ["FAILED thin (hello c=10): thin exited before it was ready"], document.lines_of("failures")
