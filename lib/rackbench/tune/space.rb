@@ -38,7 +38,9 @@ module Rackbench
       def grid = combinations(@knobs)
 
       # A few configs spread over the grid: its corners (each knob's smallest
-      # and largest) and its centre, where a budgeted search starts.
+      # and largest), then its centre. A budgeted search takes them in this
+      # order, so a small budget is spent on the smallest corner (whose low
+      # rates need the longest probes); starting from the centre is untried.
       def coarse
         corners = combinations(@knobs.transform_values { |values| [values.first, values.last].uniq })
         centre = entry(@knobs.transform_values { |values| values[values.size / 2] })
