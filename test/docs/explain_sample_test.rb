@@ -2,6 +2,7 @@
 
 require "test_helper"
 require_relative "../../rakelib/docs/explain_sample"
+require_relative "stored_sample"
 
 module Rackbench
   # doc/explain.md, doc/capacity.md and the README's "Why is it slow?" hold
@@ -11,17 +12,7 @@ module Rackbench
   class ExplainSampleTest < Minitest::Test
     Sample = Docs::ExplainSample
 
-    # A copy: opening a store migrates it, and the committed one stays as it is.
-    def sample
-      FileUtils.cp(File.join(ROOT, Sample::STORE_DIR, Store::FILE), tmpdir)
-      @store = Store.new(tmpdir)
-      Sample.new(@store)
-    end
-
-    def teardown
-      @store&.close
-      super
-    end
+    include StoredSample
 
     def test_each_page_holds_what_rackbench_explain_prints_for_its_stored_run_now
       sample.blocks.each do |(page, name), text|

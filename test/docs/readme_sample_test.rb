@@ -2,6 +2,7 @@
 
 require "test_helper"
 require_relative "../../rakelib/docs/readme_sample"
+require_relative "stored_sample"
 
 module Rackbench
   # The README's sample is what `rackbench report` prints today for the quick
@@ -10,17 +11,7 @@ module Rackbench
   class ReadmeSampleTest < Minitest::Test
     Sample = Docs::ReadmeSample
 
-    # A copy: opening a store migrates it, and the committed one stays as it is.
-    def sample
-      FileUtils.cp(File.join(ROOT, Sample::STORE_DIR, Store::FILE), tmpdir)
-      @store = Store.new(tmpdir)
-      Sample.new(@store)
-    end
-
-    def teardown
-      @store&.close
-      super
-    end
+    include StoredSample
 
     def test_the_readme_holds_the_sample_the_stored_run_renders_to_now
       readme = File.read(File.join(ROOT, "README.md"))
