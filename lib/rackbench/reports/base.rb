@@ -133,21 +133,26 @@ module Rackbench
 
       def settings_text
         s = run["settings"] || {}
-        if (tune = s["tune"])
-          return tune_settings_text(tune) if tune["max_probe_s"]
+        tune = s["tune"]
+        return suite_settings_text(s) unless tune
+        return tune_settings_text(tune) if tune["max_probe_s"]
 
-          return "tune probes: open loop, #{tune["probe_s"]} s windows after #{tune["probe_warmup_s"]} s warm-up, " \
-                 "one repeat each; the rate's CI comes from the probes at the knee"
-        end
+        "tune probes: open loop, #{tune["probe_s"]} s windows after #{tune["probe_warmup_s"]} s warm-up, " \
+          "one repeat each; the rate's CI comes from the probes at the knee"
+      end
 
-        repeats = RepeatPolicy.new(s).to_s
-        order = "order #{s["order"] || "sequential"}#{" (seed #{s["seed"]})" if s["seed"]}"
-        parts = ["#{s["duration_s"]} s windows after #{s["warmup_s"]} s warm-up", repeats, order]
-        overrides = s["overrides"] || {}
-        parts << "command line: #{overrides.map { |k, v| "#{k}=#{v.is_a?(Array) ? v.join(",") : v}" }.join(" ")}" \
-          unless overrides.empty?
-        parts << scaled_text if scaled_text
-        parts.join("; ")
+      # A suite run's windows, repeats, order, command-line overrides and scaling.
+      def suite_settings_text(settings)
+        order = "order #{settings["order"] || "sequential"}#{" (seed #{settings["seed"]})" if settings["seed"]}"
+        parts = ["#{settings["duration_s"]} s windows after #{settings["warmup_s"]} s warm-up",
+                 RepeatPolicy.new(settings).to_s, order, overrides_text(settings["overrides"] || {}), scaled_text]
+        parts.compact.join("; ")
+      end
+
+      def overrides_text(overrides)
+        return nil if overrides.empty?
+
+        "command line: #{overrides.map { |k, v| "#{k}=#{v.is_a?(Array) ? v.join(",") : v}" }.join(" ")}"
       end
 
       # A tune run's probes (Tune::Tuner) and what its knee's interval means.
