@@ -90,13 +90,12 @@ module Rackbench
       @samples
     end
 
-    # One sample of the whole tree under the root pids, right now.
+    # One sample of the whole tree under the root pids, right now. A
+    # process's RSS, PSS and USS come from one read of smaps_rollup when it
+    # has them (its stat's RSS, read earlier, could be smaller than a PSS read
+    # after the process grew); stat's RSS is the fallback.
     def take
-      stats = tree_stats.map do |stat|
-        memory = memory_bytes(stat.pid) || {}
-        { pid: stat.pid, cpu_s: stat.cpu_s, threads: stat.threads, rss_bytes: stat.rss_bytes, pss_bytes: memory["pss_bytes"],
-          uss_bytes: memory["uss_bytes"], processor: stat.processor }
-      end
+      stats = tree_stats.map { |stat| process_figures(stat) }
       workers = stats.reject { |s| @root_pids.include?(s[:pid]) }
       workers = stats if workers.empty?
       sample = Sample.new(
@@ -143,6 +142,12 @@ module Rackbench
     # Every process's stat, and one process's {"pss_bytes", "uss_bytes"} (RemoteSampler reads them on another host).
     def process_stats = Procfs.process_stats(@proc)
     def memory_bytes(pid) = Procfs.process_memory_bytes(pid, @proc)
+
+    def process_figures(stat)
+      memory = memory_bytes(stat.pid) || {}
+      { pid: stat.pid, cpu_s: stat.cpu_s, threads: stat.threads, rss_bytes: memory["rss_bytes"] || stat.rss_bytes,
+        pss_bytes: memory["pss_bytes"], uss_bytes: memory["uss_bytes"], processor: stat.processor }
+    end
 
     def worker_means(workers)
       return {} if workers.empty?
