@@ -4,11 +4,13 @@
 #
 #   bundle exec rake docs:runs   # make the runs (slow): the quick suite (stored in doc/runs/quick),
 #                                # a tune, the rate-auto suite, the closed/open-loop example, each seed
-#                                # suite with --smoke, a calibrate and an ab
+#                                # suite with --smoke, a calibrate, an ab, bench/engine, bench/accuracy
+#                                # doc/own-app.md's walkthroughs and bench/fresh
 #   bundle exec rake docs        # doc/servers.md's matrix, README's sample; doc/tune.md's real run,
 #                                # rates: auto run and closed/open-loop example; doc/doctor.md's example;
-#                                # doc/seeds.md and doc/seeds/*.md; doc/images/*.svg; doc/calibrate.md's
-#                                # and doc/ab.md's output
+#                                # doc/seeds.md and doc/seeds/*.md; doc/images/*.svg; doc/calibrate.md's,
+#                                # doc/ab.md's and doc/own-app.md's output; ext/rackbench_load/README.md's
+#                                # speed and accuracy figures; the README's quick-start time
 #   bundle exec rake docs:bench_tune  # doc/tune.md's search-against-grid lines, from bench/tune's stored output
 #
 # The quick run the README's sample comes from is committed (doc/runs/quick),
@@ -35,12 +37,14 @@ DOCS_SEEDS = { "torquebox-2011" => "000", "thin-nginx-2008" => "001", "app-serve
 
 desc "Regenerate the README's support matrix and sample, doc/tune.md's run, doc/seeds*.md and doc/images/*.svg"
 task docs: %w[docs:servers docs:sample docs:tune docs:rate_auto docs:latency docs:doctor docs:seeds docs:calibrate docs:ab
-              docs:explain]
+              docs:explain docs:engine docs:accuracy docs:own_app docs:fresh]
 
 namespace :docs do
   desc "Make the runs the docs are drawn from (slow): the quick suite, a tune, rate-auto, the closed/open-loop example, " \
-       "each seed suite with --smoke, calibrate, ab, the explain runs"
-  task runs: %w[runs:quick runs:tune runs:rate_auto runs:latency runs:seeds runs:calibrate runs:ab runs:explain]
+       "each seed suite with --smoke, calibrate, ab, the explain runs, the engine's benches, doc/own-app.md's " \
+       "walkthroughs, bench/fresh"
+  task runs: %w[runs:quick runs:tune runs:rate_auto runs:latency runs:seeds runs:calibrate runs:ab runs:explain
+                runs:engine runs:accuracy runs:own_app runs:fresh]
 
   namespace :runs do
     # Exit status 3 (some cells failed: TorqueBox cannot run on Java 17) is a result, not an error.

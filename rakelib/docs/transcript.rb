@@ -11,7 +11,8 @@ module Rackbench
     # exit status, the folder it ran in and the machine's load average in
     # DIR/transcript.json; `rake docs:NAME` writes the page's block from that
     # file, so the page shows what the command printed, with the paths of the
-    # folder it ran in made relative (no path of this machine in a doc), and
+    # folder it ran in made relative (the folder itself becomes `.`: no path
+    # of this machine in a doc), and
     # says how busy the machine was.
     #
     #   Transcript.record("tmp/docs-runs/ab", %w[bin/rackbench ab old new], shown: "rackbench ab old new", chdir: dir)
@@ -43,7 +44,8 @@ module Rackbench
 
       def initialize(data)
         @shown = data.fetch("shown")
-        @output = data.fetch("output").gsub("#{data.fetch("cwd")}/", "")
+        cwd = data.fetch("cwd")
+        @output = data.fetch("output").gsub("#{cwd}/", "").gsub(/#{Regexp.escape(cwd)}(?=[\s;:,)]|\z)/, ".")
         @exit_status = data.fetch("exit_status")
         @loadavg = data.fetch("loadavg")
       end
