@@ -44,7 +44,7 @@ module Rackbench
       server_cpu_s = samples.last.cpu_s - samples.first.cpu_s
       noise_h = noise.stop(known_cpu_s: server_cpu_s + deps.cpu_s, known_pids: deployment.pids + deps.pids)
       noise_h["neighbours_cpu_share"] = drain&.neighbours_busy
-      check!(deployment, result)
+      check!(deployment, result, noise_h["other_cpu_share"])
       resources = Sampler.summarize(samples.select { |s| s.t_s >= measured_from_s })
       resources["dependencies"] = used unless used.empty?
       resources["explain"] = probe_window(probe_dir, started_us, measured_from_s, result) if probe_dir
@@ -68,14 +68,19 @@ module Rackbench
       @pinning.enabled? ? (@pinning.server_cpus + @pinning.client_cpus) : nil
     end
 
-    def check!(deployment, result)
+    # other_cpu_share: what other processes took of the measured CPUs in the
+    # window, named when nothing completed: a server starved of its CPU by
+    # them looks like a stalled one.
+    def check!(deployment, result, other_cpu_share)
       if (dead = deployment.dead_child)
         raise ServiceError.new(deployment.exit_reason(dead).exited("during the load"), log_tail: dead.log_tail)
       end
       return if result.requests.to_i.positive?
 
+      others = other_cpu_share ? "; other processes used #{(other_cpu_share * 100).round} % of the measured CPUs" : ""
       raise ServiceError, "no request completed in the measured #{result.duration_s} s " \
-                          "(#{result.error_count} errors): the server stalled, or the window is shorter than one response"
+                          "(#{result.error_count} errors#{others}): " \
+                          "the server stalled, or the window is shorter than one response"
     end
   end
 end
