@@ -81,3 +81,32 @@ module DocsTranscripts
     File.write(File.join(dir, "ab.yml"), DOCS_AB_SUITE.to_yaml)
   end
 end
+
+# doc/calibrate.md's simulation: Stein's first-stage interval against every start's, on synthetic A/A data
+# (seeded), at a quiet machine's spread and at a busy one's.
+DOCS_CALIBRATION_SIMULATION = ENV.fetch("CALIBRATION_SIMULATION_RESULTS", "tmp/docs-runs/calibration-simulation")
+DOCS_CALIBRATION_SPREADS = { "quiet" => %w[--within 0.05 --between 0.03 --common 0],
+                             "busy" => %w[--within 0.30 --between 0 --common 0.12] }.freeze
+
+namespace :docs do
+  namespace :runs do
+    desc "bench/calibration/run --simulate --all-starts at a quiet and a busy spread, kept in #{DOCS_CALIBRATION_SIMULATION}"
+    task :calibration_simulation do
+      rm_rf DOCS_CALIBRATION_SIMULATION
+      DOCS_CALIBRATION_SPREADS.each do |name, spread|
+        argv = ["bench/calibration/run", "--simulate", "--all-starts", *spread]
+        DocsTranscripts.record(File.join(DOCS_CALIBRATION_SIMULATION, name), argv, shown: argv.join(" "), chdir: DOCS_ROOT)
+      end
+    end
+  end
+
+  desc "doc/calibrate.md's simulation: what `rake docs:runs:calibration_simulation` kept in #{DOCS_CALIBRATION_SIMULATION}"
+  task :calibration_simulation do
+    DocsHelper.load_rackbench
+    require_relative "docs/transcript"
+    sessions = DOCS_CALIBRATION_SPREADS.keys.map do |name|
+      Rackbench::Docs::Transcript.load(File.join(DOCS_CALIBRATION_SIMULATION, name)).markdown
+    end
+    DocsHelper.replace_block("doc/calibrate.md", "calibration-simulation", sessions.join("\n\n"))
+  end
+end
