@@ -35,14 +35,14 @@ DOCS_SEEDS_DIR = ENV.fetch("SEED_RESULTS", "tmp/seed-results")
 DOCS_SEEDS = { "torquebox-2011" => "000", "thin-nginx-2008" => "001", "app-servers-2015" => "002",
                "puma-vs-unicorn-2016" => "003", "lighttpd-proxy-2008" => "004" }.freeze
 
-desc "Regenerate the README's support matrix and sample, doc/tune.md's run, doc/seeds*.md and doc/images/*.svg"
+desc "Regenerate every figure of the README, doc/ and the engine README from the kept runs (each task below)"
 task docs: %w[docs:servers docs:sample docs:tune docs:rate_auto docs:latency docs:doctor docs:seeds docs:calibrate docs:ab
               docs:explain docs:engine docs:accuracy docs:own_app docs:fresh docs:calibration_simulation]
 
 namespace :docs do
   desc "Make the runs the docs are drawn from (slow): the quick suite, a tune, rate-auto, the closed/open-loop example, " \
        "each seed suite with --smoke, calibrate, ab, the explain runs, the engine's benches, doc/own-app.md's " \
-       "walkthroughs, bench/fresh"
+       "walkthroughs, bench/fresh, the calibration simulation"
   task runs: %w[runs:quick runs:tune runs:rate_auto runs:latency runs:seeds runs:calibrate runs:ab runs:explain
                 runs:engine runs:accuracy runs:own_app runs:fresh runs:calibration_simulation]
 
