@@ -12,12 +12,24 @@ module Rackbench
   #   window = Window.new(engine: engine, supervisor: supervisor, pinning: pinning)
   #   repeat = window.measure(deployment, load, dir: cell_dir, drain: drain, service_pids: [])
   class Window
+    # A window in which nothing completed while other processes held at least
+    # this share of the measured CPUs measured them, not the server (a server
+    # pinned to a CPU that others saturate can go seconds without running): it
+    # is measured once more, after the drain, and the repeat's noise record
+    # keeps what they held in the first ("starved_other_cpu_share"). Nothing
+    # completing again is the server's result.
+    STARVED_SHARE = 0.9
+
+    # One engine run with what was read beside it.
+    Run = Struct.new(:result, :noise, :samples, :used, :drain_s, :started_us, :measured_from_s, keyword_init: true)
+
     attr_reader :engine
 
-    def initialize(engine:, supervisor:, pinning:)
+    def initialize(engine:, supervisor:, pinning:, starved_share: STARVED_SHARE)
       @engine = engine
       @supervisor = supervisor
       @pinning = pinning
+      @starved_share = starved_share
     end
 
     # Raises ServiceError when the server died, stalled or never drained.
@@ -27,15 +39,31 @@ module Rackbench
     # dependencies: what the app depends on (Dependency: its services, its
     # database), sampled beside the server into resources["dependencies"].
     def measure(deployment, load, dir:, drain: nil, dependencies: [], neighbours: [], log_name: nil, probe_dir: nil)
-      drain_s = drain&.wait(neighbours: neighbours)
-      deps = DependencySampler.new(dependencies).start
-      noise = Noise.new(cpus: measured_cpus).start
+      log_name ||= "#{@engine.name}.out"
+      around = { dir: dir, drain: drain, dependencies: dependencies, neighbours: neighbours }
       boot = deployment.boot_samples # the deployment's first window: its memory from the server's start
+      run = run_once(deployment, load, around, log_name)
+      if starved?(deployment, run)
+        starved_share = run.noise["other_cpu_share"]
+        run = run_once(deployment, load, around, "again-#{log_name}")
+        run.noise["starved_other_cpu_share"] = starved_share
+      end
+      check!(deployment, run.result, run.noise)
+      repeat(deployment, run, boot, probe_dir)
+    end
+
+    private
+
+    # around: the window's dir, drain, dependencies and neighbours (#measure).
+    def run_once(deployment, load, around, log_name)
+      drain = around[:drain]
+      drain_s = drain&.wait(neighbours: around[:neighbours])
+      deps = DependencySampler.new(around[:dependencies]).start
+      noise = Noise.new(cpus: measured_cpus).start
       sampler = deployment.sampler.start
       started_us = Probe::Window.now_us
       begin
-        result = @engine.run(load, supervisor: @supervisor, dir: dir, cpus: @pinning.client_cpus,
-                                   log_name: log_name || "#{@engine.name}.out")
+        result = @engine.run(load, supervisor: @supervisor, dir: around[:dir], cpus: @pinning.client_cpus, log_name: log_name)
       ensure
         samples = sampler.stop
         measured_from_s = @engine.warmup_in_run? ? load.warmup_s.to_f : 0
@@ -44,17 +72,26 @@ module Rackbench
       server_cpu_s = samples.last.cpu_s - samples.first.cpu_s
       noise_h = noise.stop(known_cpu_s: server_cpu_s + deps.cpu_s, known_pids: deployment.pids + deps.pids)
       noise_h["neighbours_cpu_share"] = drain&.neighbours_busy
-      check!(deployment, result, noise_h["other_cpu_share"])
-      resources = Sampler.summarize(samples.select { |s| s.t_s >= measured_from_s })
-      resources["dependencies"] = used unless used.empty?
-      resources["explain"] = probe_window(probe_dir, started_us, measured_from_s, result) if probe_dir
-      resources["memory"] = WorkerMemory.new(root_pids: deployment.pids).snapshot if deployment.local?
-      resources["memory_series"] = Sampler.memory_series(samples, boot: boot)
-      Measurement::Repeat.new(result: result, noise: noise_h, drain_s: drain_s&.round(3), resources: resources,
-                              started_at: Time.now.utc.iso8601(3))
+      Run.new(result: result, noise: noise_h, samples: samples, used: used, drain_s: drain_s, started_us: started_us,
+              measured_from_s: measured_from_s)
     end
 
-    private
+    # Nothing completed, the server is alive, and other processes held the measured CPUs.
+    def starved?(deployment, run)
+      !run.result.requests.to_i.positive? && deployment.dead_child.nil? &&
+        run.noise["other_cpu_share"].to_f >= @starved_share
+    end
+
+    def repeat(deployment, run, boot, probe_dir)
+      samples = run.samples
+      resources = Sampler.summarize(samples.select { |s| s.t_s >= run.measured_from_s })
+      resources["dependencies"] = run.used unless run.used.empty?
+      resources["explain"] = probe_window(probe_dir, run.started_us, run.measured_from_s, run.result) if probe_dir
+      resources["memory"] = WorkerMemory.new(root_pids: deployment.pids).snapshot if deployment.local?
+      resources["memory_series"] = Sampler.memory_series(samples, boot: boot)
+      Measurement::Repeat.new(result: run.result, noise: run.noise, drain_s: run.drain_s&.round(3), resources: resources,
+                              started_at: Time.now.utc.iso8601(3))
+    end
 
     # The probe's records from the engine's counted start to its end (load
     # from other hosts starts at the instant they agreed on, in this machine's clock).
@@ -68,16 +105,20 @@ module Rackbench
       @pinning.enabled? ? (@pinning.server_cpus + @pinning.client_cpus) : nil
     end
 
-    # other_cpu_share: what other processes took of the measured CPUs in the
-    # window, named when nothing completed: a server starved of its CPU by
-    # them looks like a stalled one.
-    def check!(deployment, result, other_cpu_share)
+    # noise: the window's Noise record; what other processes took of the
+    # measured CPUs is named when nothing completed (a server starved of its
+    # CPU by them looks like a stalled one), and a window measured again says so.
+    def check!(deployment, result, noise)
       if (dead = deployment.dead_child)
         raise ServiceError.new(deployment.exit_reason(dead).exited("during the load"), log_tail: dead.log_tail)
       end
       return if result.requests.to_i.positive?
 
-      others = other_cpu_share ? "; other processes used #{(other_cpu_share * 100).round} % of the measured CPUs" : ""
+      share = noise["other_cpu_share"]
+      others = share ? "; other processes used #{(share * 100).round} % of the measured CPUs" : ""
+      if (first = noise["starved_other_cpu_share"])
+        others += "; measured again after a window they held at #{(first * 100).round} %"
+      end
       raise ServiceError, "no request completed in the measured #{result.duration_s} s " \
                           "(#{result.error_count} errors#{others}): " \
                           "the server stalled, or the window is shorter than one response"

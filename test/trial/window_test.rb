@@ -1,0 +1,49 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # A Window on a real puma whose answers take longer than the window: nothing
+  # completes. Measured once more when other processes held the measured CPUs
+  # (starved_share: 0 makes any share count), at once a failure otherwise.
+  class WindowTest < Minitest::Test
+    def setup
+      @supervisor = Supervisor.new
+      @engine = Engines.fetch("native").new
+      skip "native engine: #{@engine.unavailable_reason}" if @engine.unavailable_reason
+    end
+
+    def teardown
+      @trial&.stop
+      @supervisor.stop_all
+      assert_nothing_left
+      super
+    end
+
+    def measure_slow_window(starved_share:)
+      window = Window.new(engine: @engine, supervisor: @supervisor, pinning: Pinning.choose(enabled: false),
+                          starved_share: starved_share)
+      server = Servers.fetch("puma").new("server" => "puma", "threads" => 2)
+      dir = File.join(tmpdir, "trial")
+      @trial = Trial.new(server, supervisor: @supervisor, dir: dir, app: Apps.path("rack"), window: window,
+                                 env: Apps.default_env(dir), rule: AnswerRule.new(catalogue: true), ready_timeout_s: 60).start
+      load = Engines::Load.new(target: @trial.target("/sleep/1500"), concurrency: 2, duration_s: 0.5, timeout_s: 5,
+                               traffic: Traffic.new({ "name" => "slow", "path" => "/sleep/1500" }))
+      assert_raises(ServiceError) { @trial.measure(load, dir: dir) }
+    end
+
+    def test_a_window_starved_by_other_processes_is_measured_again_before_it_fails
+      error = measure_slow_window(starved_share: 0.0)
+      assert_match(/\Ano request completed in the measured [\d.]+ s \(0 errors; other processes used \d+ % /, error.message)
+      assert_match(/; measured again after a window they held at \d+ %\): the server stalled/, error.message)
+      assert File.exist?(File.join(@trial.dir, "native.out")), "the first window's output is kept"
+      assert File.exist?(File.join(@trial.dir, "again-native.out")), "the second window ran"
+    end
+
+    def test_a_window_that_others_did_not_hold_fails_at_once
+      error = measure_slow_window(starved_share: 1.01)
+      refute_match(/measured again/, error.message)
+      refute File.exist?(File.join(@trial.dir, "again-native.out")), "no second window"
+    end
+  end
+end
