@@ -86,6 +86,7 @@ end
 # (seeded), at a quiet machine's spread and at a busy one's.
 DOCS_CALIBRATION_SIMULATION = ENV.fetch("CALIBRATION_SIMULATION_RESULTS", "tmp/docs-runs/calibration-simulation")
 DOCS_CALIBRATION_SPREADS = { "quiet" => %w[--within 0.05 --between 0.03 --common 0],
+                             "starved" => %w[--within 0.05 --between 0.03 --common 0 --starved 0.05],
                              "busy" => %w[--within 0.30 --between 0 --common 0.12] }.freeze
 
 namespace :docs do
@@ -94,7 +95,7 @@ namespace :docs do
     task :calibration_simulation do
       rm_rf DOCS_CALIBRATION_SIMULATION
       DOCS_CALIBRATION_SPREADS.each do |name, spread|
-        argv = ["bench/calibration/run", "--simulate", "--all-starts", *spread]
+        argv = ["bench/calibration/run", "--simulate", "--rules", *spread]
         DocsTranscripts.record(File.join(DOCS_CALIBRATION_SIMULATION, name), argv, shown: argv.join(" "), chdir: DOCS_ROOT)
       end
     end

@@ -46,6 +46,21 @@ module Rackbench
       assert_in_delta Math.exp(0.5 + half), ci.high, 1e-9
     end
 
+    def test_a_start_that_went_wrong_after_the_first_stage_widens_the_interval_beyond_steins
+      logs = [0.0, 0.01, -0.01, 0.0, 0.0, 0.5] # the sixth start lost a window to another process
+      stein_se, stein_df = StartSample.standard_error(logs, first_stage: 4, rule: :first_stage)
+      every_se, every_df = StartSample.standard_error(logs, first_stage: 4, rule: :all_starts)
+      assert_equal [3, 5], [stein_df, every_df]
+      assert_equal [every_se, every_df], StartSample.standard_error(logs, first_stage: 4)
+      assert_operator StudentT.critical(0.95, 5) * every_se, :>, StudentT.critical(0.95, 3) * stein_se
+    end
+
+    def test_a_quiet_tail_keeps_steins_wider_interval
+      logs = [0.0, 0.2, -0.2, 0.1, 0.0, 0.0, 0.0, 0.0]
+      assert_equal StartSample.standard_error(logs, first_stage: 4, rule: :first_stage),
+                   StartSample.standard_error(logs, first_stage: 4)
+    end
+
     def test_windows_that_served_nothing_are_left_out
       assert_equal 1, StartSample.new([[0.0, 5.0], [0.0]]).starts
     end

@@ -190,35 +190,31 @@ module Rackbench
 
     # Half the interval's width on the log scale; nil without two starts.
     def half_width
-      se = standard_error or return nil
-      StudentT.critical(level, degrees_of_freedom) * se
+      se, df = spread
+      se && (StudentT.critical(level, df) * se)
     end
 
-    def standard_error
-      if paired?
-        logs = paired_logs
-        return nil if logs.size < 2
+    def standard_error = spread&.first
+    def degrees_of_freedom = spread&.last
 
-        stage = a.first_stage
-        spread = stage && stage >= 2 && stage < logs.size ? Stats.stddev(logs.first(stage)) : Stats.stddev(logs)
-        spread / Math.sqrt(logs.size)
-      else
-        la = side_logs(a)
-        lb = side_logs(b)
-        return nil if la.size < 2 || lb.size < 2
+    # [standard error, degrees of freedom] of the log ratio: paired, the
+    # per-start log ratios' (StartSample.standard_error: after a two-stage
+    # run, the wider of Stein's and every start's); else Welch's.
+    def spread
+      return @spread if defined?(@spread)
 
-        Math.sqrt(((Stats.stddev(la)**2) / la.size) + ((Stats.stddev(lb)**2) / lb.size))
-      end
+      @spread = if paired?
+                  StartSample.standard_error(paired_logs, level: level, first_stage: a.first_stage, rule: a.interval_rule)
+                else
+                  welch_spread(side_logs(a), side_logs(b))
+                end
     end
 
-    def degrees_of_freedom
-      if paired?
-        stage = a.first_stage
-        n = paired_logs.size
-        stage && stage >= 2 && stage < n ? stage - 1 : n - 1
-      else
-        welch_df(side_logs(a), side_logs(b))
-      end
+    def welch_spread(a_logs, b_logs)
+      return nil if a_logs.size < 2 || b_logs.size < 2
+
+      se = Math.sqrt(((Stats.stddev(a_logs)**2) / a_logs.size) + ((Stats.stddev(b_logs)**2) / b_logs.size))
+      [se, welch_df(a_logs, b_logs)]
     end
 
     # Welch-Satterthwaite degrees of freedom of two independent means.

@@ -77,16 +77,19 @@ module Rackbench
     # beyond it: p99 needs 1,000 requests, p50 20 (per start for its interval).
     TAIL_REQUESTS = 10
 
-    attr_reader :cell, :repeats, :precision, :first_stage
+    attr_reader :cell, :repeats, :precision, :first_stage, :interval_rule
 
     # cell: a row of the cells table (Hash); repeats: [Repeat] in measured order.
     # first_stage: the starts from which the run decided how many to make
     # (RepeatPolicy#first_stage), for Stein's interval; nil when fixed.
-    def initialize(cell, repeats, precision: DEFAULT_PRECISION, first_stage: nil)
+    # interval_rule: how intervals over starts use it (StartSample.standard_error);
+    # only Simulation's comparison of rules changes it.
+    def initialize(cell, repeats, precision: DEFAULT_PRECISION, first_stage: nil, interval_rule: :wider)
       @cell = cell
       @repeats = repeats.sort_by(&:index)
       @precision = precision || DEFAULT_PRECISION
       @first_stage = first_stage
+      @interval_rule = interval_rule
     end
 
     # A cell row as rackbench 0.1 stored it (one window in "result" and
@@ -121,9 +124,9 @@ module Rackbench
     # Figures and intervals over server starts (StartSample): the estimate
     # always lies inside its own interval.
     def requests_per_s = ok? ? sample("requests_per_s").estimate : nil
-    def requests_per_s_ci = ok? ? sample("requests_per_s").interval(first_stage: first_stage) : nil
+    def requests_per_s_ci = ok? ? sample("requests_per_s").interval(first_stage: first_stage, rule: interval_rule) : nil
     def good_requests_per_s = ok? ? sample("good_requests_per_s").estimate || 0.0 : nil
-    def good_requests_per_s_ci = ok? ? sample("good_requests_per_s").interval(first_stage: first_stage) : nil
+    def good_requests_per_s_ci = ok? ? sample("good_requests_per_s").interval(first_stage: first_stage, rule: interval_rule) : nil
     def cv = ok? ? Stats.cv(values("requests_per_s")) : nil
 
     # A metric's per-window values grouped by server start.

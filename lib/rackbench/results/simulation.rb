@@ -14,22 +14,27 @@ module Rackbench
   # where `common` is drift shared by configs started side by side (pairing
   # cancels it), `own` is what a config's start draws on its own, and the
   # window noise is the spread between windows of one start. Each is normal
-  # with the given coefficient of variation.
+  # with the given coefficient of variation. starved: the share of windows
+  # in which another process takes the server's CPU (seen on this machine
+  # while others work: a window at 10 % to 80 % of its neighbours), each
+  # multiplied by a factor drawn uniformly from STARVED_FACTORS.
   #
   #   sim = Simulation.new(within_cv: 0.08, between_cv: 0.05, common_cv: 0.05, settings: {"deployments" => 4})
   #   sim.run(trials: 400, ratio: 1.0)   # => {"coverage"=>0.95, "false_verdicts"=>0.04, ...}
   class Simulation
     TRUTH_PER_S = 1000.0
+    STARVED_FACTORS = (0.1..0.8)
 
     attr_reader :settings
 
-    # spread: :first_stage (Stein's, what rackbench reports) or :all_starts
-    # (the spread of every start, after the decision: narrower, for comparison).
-    def initialize(within_cv:, between_cv:, common_cv: 0.0, settings: {}, seed: 1, spread: :first_stage)
+    # rule: how the intervals use the starts' spread (StartSample.standard_error):
+    # :wider (what rackbench reports), or :first_stage or :all_starts alone, for comparison.
+    def initialize(within_cv:, between_cv:, common_cv: 0.0, starved: 0.0, settings: {}, seed: 1, rule: :wider)
       @sd = { window: log_sd(within_cv), own: log_sd(between_cv), common: log_sd(common_cv) }
+      @starved = starved.to_f
       @settings = settings
       @seed = seed
-      @spread = spread
+      @rule = rule
     end
 
     # trials A/B pairs, A truly `ratio` times B's throughput. Returns shares:
@@ -78,11 +83,18 @@ module Rackbench
       { a: Math.log(TRUTH_PER_S), b: Math.log(TRUTH_PER_S / ratio) }.each do |config, centre|
         own = normal(rng, @sd[:own])
         windows.times do
-          rate = Math.exp(centre + common + own + normal(rng, @sd[:window]))
+          rate = Math.exp(centre + common + own + normal(rng, @sd[:window])) * starvation(rng)
           round = repeats[config].size + 1
           repeats[config] << repeat(round, epoch, rate)
         end
       end
+    end
+
+    # The factor a window keeps of its rate: below 1 when starved.
+    def starvation(rng)
+      return 1.0 unless @starved.positive? && rng.rand < @starved
+
+      STARVED_FACTORS.begin + (rng.rand * (STARVED_FACTORS.end - STARVED_FACTORS.begin))
     end
 
     def repeat(round, epoch, rate)
@@ -95,7 +107,8 @@ module Rackbench
     def judge(repeats, policy, ratio, starts)
       a, b = %i[a b].map do |k|
         Measurement.new({ "label" => k.to_s, "status" => "ok" }, repeats[k], precision: policy.precision,
-                                                                             first_stage: first_stage(policy))
+                                                                             first_stage: policy.first_stage,
+                                                                             interval_rule: @rule)
       end
       comparison = Comparison.new(a, b, margin: settings.fetch("margin", Comparison::MARGIN))
       verdict = comparison.verdict
@@ -105,7 +118,5 @@ module Rackbench
         verdict: verdict, false_verdict: wrong.include?(verdict), starts: starts,
         half_width: ci && !ci.level.zero? ? Math.exp(Math.log(ci.high / ci.low) / 2) - 1 : nil }
     end
-
-    def first_stage(policy) = @spread == :all_starts ? nil : policy.first_stage
   end
 end

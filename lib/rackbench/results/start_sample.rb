@@ -14,8 +14,9 @@ module Rackbench
   #   sample = StartSample.new([[w11, w12], [w21, w22], [w31, w32]])  # values of windows, per start
   #   sample.estimate          # exp(mean over starts of each start's mean log)
   #   sample.interval          # Student t over the start means (starts - 1 degrees of freedom)
-  #   sample.interval(first_stage: 4)  # Stein's two-stage interval, when the number of
-  #                                    # starts was chosen from the first 4 (RepeatPolicy)
+  #   sample.interval(first_stage: 4)  # after a two-stage run whose number of starts was
+  #                                    # chosen from the first 4 (RepeatPolicy): the wider of
+  #                                    # Stein's interval and every start's (.standard_error)
   #   sample.within_variance   # between windows of one start (log scale)
   #   sample.between_variance  # between starts, beyond what the windows explain
   #
@@ -47,19 +48,41 @@ module Rackbench
     def estimate = starts.zero? ? nil : Math.exp(Stats.mean(start_logs))
 
     # The `level` interval of the estimate; nil with fewer than two starts (one
-    # start says nothing about the next). first_stage: the number of starts
-    # from which the policy decided how many to run (Stein's procedure: the
-    # spread of those first starts, with their degrees of freedom, sizes the
-    # interval, so deciding to stop cannot narrow it by luck).
-    def interval(level: Stats::LEVEL, first_stage: nil)
-      return nil if starts < 2
+    # start says nothing about the next). first_stage and rule: see
+    # .standard_error.
+    def interval(level: Stats::LEVEL, first_stage: nil, rule: :wider)
+      se, df = self.class.standard_error(start_logs, level: level, first_stage: first_stage, rule: rule)
+      return nil unless se
 
-      spread, df = if first_stage && first_stage >= 2 && first_stage < starts
-                     [Stats.stddev(start_logs.first(first_stage)), first_stage - 1]
-                   else
-                     [Stats.stddev(start_logs), starts - 1]
-                   end
-      LogInterval.around(Stats.mean(start_logs), StudentT.critical(level, df) * spread / Math.sqrt(starts), level)
+      LogInterval.around(Stats.mean(start_logs), StudentT.critical(level, df) * se, level)
+    end
+
+    RULES = %i[wider first_stage all_starts].freeze
+
+    # The standard error of the mean of logs (one a start) and its degrees of
+    # freedom; nil with fewer than two. After a two-stage run (first_stage:
+    # the starts from which RepeatPolicy decided how many to make) the pair
+    # that gives the wider interval of two:
+    # - Stein's: the first stage's spread with its degrees of freedom, so
+    #   deciding to stop cannot narrow the interval by luck;
+    # - every start's, with theirs, so a start after the first stage that went
+    #   wrong (a window starved of CPU by another process) widens it.
+    # Either alone fails on this machine (doc/calibrate.md has the figures).
+    # rule: :wider (what rackbench reports); :first_stage or :all_starts
+    # (either alone, for Simulation's comparison).
+    def self.standard_error(logs, level: Stats::LEVEL, first_stage: nil, rule: :wider)
+      raise ArgumentError, "rule: one of #{RULES.join(", ")}, got #{rule.inspect}" unless RULES.include?(rule)
+
+      n = logs.size
+      return nil if n < 2
+
+      every = [Stats.stddev(logs) / Math.sqrt(n), n - 1]
+      return every if rule == :all_starts || !(first_stage && first_stage >= 2 && first_stage < n)
+
+      stein = [Stats.stddev(logs.first(first_stage)) / Math.sqrt(n), first_stage - 1]
+      return stein if rule == :first_stage
+
+      [stein, every].max_by { |se, df| StudentT.critical(level, df) * se }
     end
 
     # Pooled variance of log values between windows of the same start.
