@@ -37,14 +37,16 @@ module Rackbench
 
       def grid = combinations(@knobs)
 
-      # A few configs spread over the grid: its corners (each knob's smallest
-      # and largest), then its centre. A budgeted search takes them in this
-      # order, so a small budget is spent on the smallest corner (whose low
-      # rates need the longest probes); starting from the centre is untried.
+      # A few configs spread over the grid, in the order a budgeted search
+      # takes them: its centre first (a fair guess on any workload), then its
+      # corners (each knob's smallest and largest), the largest first. The
+      # smallest corner comes last: it is the least likely to win, and its low
+      # rates need the longest probes, so a small budget spent on it first
+      # (as it once was) tried nothing else.
       def coarse
         corners = combinations(@knobs.transform_values { |values| [values.first, values.last].uniq })
         centre = entry(@knobs.transform_values { |values| values[values.size / 2] })
-        (corners + [centre].select { |c| valid?(c) }).uniq
+        ([centre].select { |c| valid?(c) } + corners.sort_by { |c| -size_rank(c) }).uniq
       end
 
       # Configs one step away from config on one knob.
@@ -65,6 +67,9 @@ module Rackbench
       end
 
       def valid?(config) = @adapter.tunable?(config)
+
+      # How far up its knobs' lists a config sits (false and true count as 0 and 1).
+      def size_rank(config) = @knobs.sum { |name, values| values.index(config.fetch(name, false)) || 0 }
 
       def entry(knobs) = { "server" => server }.merge(@adapter.tune_fixed).merge(knobs.reject { |_, v| v == false })
 
