@@ -58,6 +58,24 @@ module Rackbench
         end
       end
 
+      # The met rate can sit below the interval of the searches' bracket
+      # centres; what every format prints never shows a knee outside it.
+      def test_no_printed_knee_lies_outside_its_printed_interval
+        texts = Array.new(400) { |seed| tune(seed) }.select(&:interval).map do |sample|
+          Reports::TuneAnswer.rate_text(sample.rate, sample.interval.to_a, sample.searches)
+        end
+        apart = texts.grep(/\Asustains/)
+        refute_empty apart, "some met rates fall below their interval, and are said apart"
+        texts.grep(/\Aknee/).each do |text|
+          knee, low, high = text.match(%r{\Aknee (\d+) req/s \[(\d+), (\d+)\]}).captures.map(&:to_i)
+          assert knee.between?(low, high), text
+        end
+        apart.each do |text|
+          rate, low = text.match(%r{\Asustains (\d+) req/s; knee \[(\d+),}).captures.map(&:to_i)
+          assert_operator rate, :<, low, text
+        end
+      end
+
       def test_more_searches_give_a_narrower_interval
         width = ->(searches) { Array.new(100) { |s| tune(s, searches: searches).interval }.compact.sum { |i| i.high / i.low } }
         assert_operator width.call(5), :<, width.call(2)

@@ -21,6 +21,11 @@ module Rackbench
         assert_equal "knee not confirmed (1 of 3 searches)", unconfirmed[1]
       end
 
+      def test_a_met_rate_below_the_knees_interval_is_said_apart_from_it
+        below, = rows(config("puma x0:1", sustainable_rate: 64.0, ci: [65.2, 86.0], searches: 2))
+        assert_equal "sustains 64 req/s; knee [65, 86] from 2 searches", below[1]
+      end
+
       def test_a_p99_at_the_knee_needs_a_thousand_requests_behind_it
         enough, few = rows(config("a", sustainable_rate: 50.0, p99_ms: 120.04, knee_requests: 1200),
                            config("b", sustainable_rate: 50.0, p99_ms: 120.04, knee_requests: 254))

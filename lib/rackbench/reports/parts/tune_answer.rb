@@ -24,9 +24,12 @@ module Rackbench
 
       # "knee 120 req/s [112, 131] from 3 searches": the reported knee (a rate
       # met in a search's confirming probes) and where the knee lies, from the
-      # searches (Tune::KneeSample). interval: [low, high] or nil. A run stored
-      # before tune searched more than once has no searches: its interval ran
-      # from the knee to the lowest rate that missed above it ("?": none).
+      # searches (Tune::KneeSample). A met rate sits at or below its search's
+      # knee, so it can fall below the interval when the searches agree
+      # closely; then the two are said as two facts, "sustains 64 req/s; knee
+      # [65, 86] from 2 searches", never a figure outside its own interval. interval: [low, high] or nil. A run stored before tune
+      # searched more than once has no searches: its interval ran from the knee
+      # to the lowest rate that missed above it ("?": none).
       def self.rate_text(rate, interval, searches = nil)
         text = format("knee %.0f req/s", rate)
         return "#{text} from 1 search" if !interval && searches == 1
@@ -34,6 +37,7 @@ module Rackbench
 
         low, high = interval
         bounds = format("[%.0f, %s]", low, high ? format("%.0f", high) : "?")
+        text = format("sustains %.0f req/s; knee", rate) if rate.round < low.round
         searches ? "#{text} #{bounds} from #{searches} searches" : "#{text} #{bounds}"
       end
 
