@@ -26,28 +26,16 @@ module Rackbench
       def call
         parser.parse!(@argv)
         from_suite(@argv.shift) if @argv.first
-        raise ConfigError, "tune takes one suite file, got also #{@argv.first.inspect}" unless @argv.empty?
-        raise ConfigError, "tune takes --endpoint or --mix, not both" if @endpoint && @mix
-        unless @endpoint || @mix || @workload
-          raise ConfigError, "tune needs --endpoint PATH (e.g. --endpoint /sleep/50), --mix, or a suite file"
-        end
-        raise ConfigError, "tune needs --slo (e.g. --slo 'p99<=100ms')" unless @slo
-
+        check_workload!
         space = Rackbench::Tune::Space.new(@server, values: @values, vary: @vary)
         store = Store.new(@results)
         supervisor = Supervisor.new
         supervisor.trap_signals
-        @out.puts "rackbench tune: #{@server} on #{@app} #{@endpoint || (@mix && mix_text) || @workload_text}, #{@slo}" \
-                  "#{", memory <= #{(@memory_bytes / 1_048_576.0).round} MB" if @memory_bytes}, " \
-                  "#{@grid ? "full grid" : "budget #{@budget_s.round} s"}"
+        @out.puts headline
         tuner = Rackbench::Tune::Tuner.new(app: @app, endpoint: @endpoint, mix: @mix, workload: @workload, space: space,
                                            slo: @slo, store: store, supervisor: supervisor, budget_s: @budget_s, grid: @grid,
                                            memory_bytes: @memory_bytes, searches: @searches, out: @out).run
-        answer = tuner.answer
-        @out.puts "\n#{answer.table}\n#{answer.sentence}"
-        @out.puts "(#{tuner.outcomes.size} configs in #{tuner.elapsed_s.round} s; every probe is run #{tuner.run_id}: " \
-                  "rackbench report #{tuner.run_id})"
-        answer.problem ? 3 : 0
+        print_answer(tuner)
       rescue SignalException => e
         supervisor&.stop_all
         128 + e.signo
@@ -57,47 +45,86 @@ module Rackbench
 
       private
 
+      # One suite file at most, one of --endpoint, --mix or a suite's workload, and an SLO.
+      def check_workload!
+        raise ConfigError, "tune takes one suite file, got also #{@argv.first.inspect}" unless @argv.empty?
+        raise ConfigError, "tune takes --endpoint or --mix, not both" if @endpoint && @mix
+        unless @endpoint || @mix || @workload
+          raise ConfigError, "tune needs --endpoint PATH (e.g. --endpoint /sleep/50), --mix, or a suite file"
+        end
+        raise ConfigError, "tune needs --slo (e.g. --slo 'p99<=100ms')" unless @slo
+      end
+
+      def headline
+        memory = ", memory <= #{(@memory_bytes / 1_048_576.0).round} MB" if @memory_bytes
+        "rackbench tune: #{@server} on #{@app} #{@endpoint || (@mix && mix_text) || @workload_text}, #{@slo}" \
+          "#{memory}, #{@grid ? "full grid" : "budget #{@budget_s.round} s"}"
+      end
+
+      # The answer, then where every probe is stored; the exit status.
+      def print_answer(tuner)
+        answer = tuner.answer
+        @out.puts "\n#{answer.table}\n#{answer.sentence}"
+        @out.puts "(#{tuner.outcomes.size} configs in #{tuner.elapsed_s.round} s; every probe is run #{tuner.run_id}: " \
+                  "rackbench report #{tuner.run_id})"
+        answer.problem ? 3 : 0
+      end
+
       def parser
         OptionParser.new do |o|
           o.banner = "Usage: rackbench tune --endpoint PATH --slo 'p99<=100ms' [options]\n       " \
                      "rackbench tune SUITE.yml --slo 'p99<=100ms' [options]   (its app, endpoint or mix, server)\n" \
                      "Finds the config of a server that sustains the highest open-loop rate under the SLO.\n" \
                      "Exit 0 with a recommendation, 3 when no config qualifies, 2 on bad input."
-          o.on("--endpoint PATH", "the endpoint to tune for (e.g. /sleep/50)") { |p| @endpoint = p }
-          o.on("--mix PATH=WEIGHT,...", Array,
-               "tune for a weighted mix served at once, e.g. /sleep/50=80,/fibonacci/25=20") do |l|
-            @mix = l.map { |term| mix_member(term) }
-          end
-          o.on("--slo SLO", "latency and error bounds, e.g. 'p99<=100ms' or 'p999<=1s,errors<=1%'") do |s|
-            @slo = Rackbench::Tune::Slo.parse(s)
-          end
-          o.on("--server NAME", Rackbench::Tune::Space.servers, "server (default puma)") do |s|
-            @server = s
-            @server_given = true
-          end
-          o.on("--app APP", "a bundled app (#{Apps.names.join(", ")}) or a config.ru (default rack)") do |a|
-            @app = a
-            @app_given = true
-          end
-          o.on("--memory SIZE", "PSS budget of the whole server tree at the knee, e.g. 512MB, 2GB") do |m|
-            @memory_bytes = bytes(m)
-          end
-          o.on("--budget TIME", "wall time to spend, in seconds or 4m (default 240)") { |b| @budget_s = seconds(b) }
-          o.on("--grid", "try every config instead of a budgeted search") { @grid = true }
-          o.on("--searches K", "independent knee searches per config, each on fresh deployments (default 3, at least 2)") do |k|
-            @searches = searches(k)
-          end
-          o.on("--workers LIST", Array, "worker counts to try, e.g. 1,2,4 (default: the server's)") do |l|
-            @values["workers"] = whole_numbers("--workers", l)
-          end
-          o.on("--threads LIST", Array, "thread counts to try, e.g. 4,8,16 (default: the server's)") do |l|
-            @values["threads"] = whole_numbers("--threads", l)
-          end
-          o.on("--vary LIST", Array,
-               "also try each of these on and off: #{Rackbench::Tune::Space.switches.join(", ")}") do |l|
-            @vary = l
-          end
+          workload_options(o)
+          search_options(o)
+          space_options(o)
           o.on("--results DIR|URL", "results folder or postgres:// URL") { |r| @results = r }
+        end
+      end
+
+      # What is served and what it must meet: the endpoint or mix, the app, the SLO.
+      def workload_options(opts)
+        opts.on("--endpoint PATH", "the endpoint to tune for (e.g. /sleep/50)") { |p| @endpoint = p }
+        opts.on("--mix PATH=WEIGHT,...", Array,
+                "tune for a weighted mix served at once, e.g. /sleep/50=80,/fibonacci/25=20") do |l|
+          @mix = l.map { |term| mix_member(term) }
+        end
+        opts.on("--slo SLO", "latency and error bounds, e.g. 'p99<=100ms' or 'p999<=1s,errors<=1%'") do |s|
+          @slo = Rackbench::Tune::Slo.parse(s)
+        end
+        opts.on("--app APP", "a bundled app (#{Apps.names.join(", ")}) or a config.ru (default rack)") do |a|
+          @app = a
+          @app_given = true
+        end
+      end
+
+      # How the search spends its time and what its answer must fit.
+      def search_options(opts)
+        opts.on("--memory SIZE", "PSS budget of the whole server tree at the knee, e.g. 512MB, 2GB") do |m|
+          @memory_bytes = bytes(m)
+        end
+        opts.on("--budget TIME", "wall time to spend, in seconds or 4m (default 240)") { |b| @budget_s = seconds(b) }
+        opts.on("--grid", "try every config instead of a budgeted search") { @grid = true }
+        opts.on("--searches K", "independent knee searches per config, each on fresh deployments (default 3, at least 2)") do |k|
+          @searches = searches(k)
+        end
+      end
+
+      # The server and the configs of it to try (Tune::Space).
+      def space_options(opts)
+        opts.on("--server NAME", Rackbench::Tune::Space.servers, "server (default puma)") do |s|
+          @server = s
+          @server_given = true
+        end
+        opts.on("--workers LIST", Array, "worker counts to try, e.g. 1,2,4 (default: the server's)") do |l|
+          @values["workers"] = whole_numbers("--workers", l)
+        end
+        opts.on("--threads LIST", Array, "thread counts to try, e.g. 4,8,16 (default: the server's)") do |l|
+          @values["threads"] = whole_numbers("--threads", l)
+        end
+        opts.on("--vary LIST", Array, "also try each of these on and off: #{Rackbench::Tune::Space.switches.join(", ")}") do |l|
+          @vary = l
         end
       end
 
