@@ -4,6 +4,7 @@ require "test_helper"
 require "rack"
 require "rack/lint"
 require "rack/mock"
+require File.join(Rackbench::ROOT, "apps", "shared", "catalogue") # Workloads, as Apps loads it
 
 module Rackbench
   # The catalogue of the bundled apps' endpoints and the answers it expects.
