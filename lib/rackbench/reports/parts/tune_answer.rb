@@ -27,9 +27,10 @@ module Rackbench
       # searches (Tune::KneeSample). A met rate sits at or below its search's
       # knee, so it can fall below the interval when the searches agree
       # closely; then the two are said as two facts, "sustains 64 req/s; knee
-      # [65, 86] from 2 searches", never a figure outside its own interval. interval: [low, high] or nil. A run stored before tune
-      # searched more than once has no searches: its interval ran from the knee
-      # to the lowest rate that missed above it ("?": none).
+      # [65, 86] from 2 searches", never a figure outside its own interval.
+      # interval: [low, high] or nil. A run stored before tune searched more
+      # than once has no searches: its interval ran from the knee to the
+      # lowest rate that missed above it ("?": none).
       def self.rate_text(rate, interval, searches = nil)
         text = format("knee %.0f req/s", rate)
         return "#{text} from 1 search" if !interval && searches == 1
