@@ -4,6 +4,18 @@ require "test_helper"
 
 module Rackbench
   class SamplerTest < Minitest::Test
+    # A window ends when the load does: stop wakes the sampling thread
+    # instead of waiting out its interval (here a minute; the 30 s bound is a
+    # safety net far from the few milliseconds it takes).
+    def test_stop_ends_the_sampling_at_once_with_one_last_sample
+      sampler = Sampler.new(root_pids: [Process.pid], interval_s: 60).start
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      samples = sampler.stop
+      assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :<, 30, "stop waited out the interval"
+      assert_equal 2, samples.size, "the sampling thread's first and the one taken at stop"
+      assert_operator samples.last.t_s, :>=, samples.first.t_s
+    end
+
     def test_it_sees_every_process_of_a_forked_tree_and_its_memory
       supervisor = Supervisor.new
       script = "3.times { fork { x = 'a' * 20_000_000; sleep 30 } }; sleep 30"
