@@ -48,6 +48,13 @@ class ServerConfigTest < Minitest::Test
     assert_raises(Rackbench::ConfigError) { server({ "server" => "falcon", "model" => "fibers" }) }
   end
 
+  def test_trinidad_writes_its_runtimes_and_threads_into_the_run_folder
+    words = argv({ "server" => "trinidad", "runtimes" => 1, "threads" => 8 })
+    config = File.read(File.join(tmpdir, "trinidad.yml"))
+    assert_equal [["jruby_min_runtimes: 1", "jruby_max_runtimes: 1", "maxThreads: 8"], File.join(tmpdir, "trinidad.yml")],
+                 [config.scan(/jruby_m(?:in|ax)_runtimes: \d+|maxThreads: \d+/), words[words.index("--config") + 1]]
+  end
+
   def test_unicorn_and_pitchfork_write_their_config_into_the_run_folder
     argv({ "server" => "unicorn", "workers" => 4, "preload" => true })
     assert_includes File.read(File.join(tmpdir, "unicorn.rb")), "preload_app true"

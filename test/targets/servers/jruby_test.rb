@@ -6,6 +6,10 @@ require "net/http"
 # The JRuby servers of 000_4acd4926cf356a23.txt on Debian's jruby (JRuby 9.3,
 # which parses Ruby 2.6); a JVM starts slowly, hence the longer readiness
 # wait. Each test starts one JVM, so each checks all it can of that server.
+# The bundled rack app on Trinidad (jruby-rack loading Rack 2.2 from
+# Trinidad's gem folder, ahead of the Rack 1.6 it vendors) and the Rails app
+# on TorqueBox are measured under load by the torquebox-2011 smoke run
+# (test/suites/torquebox_2011_test.rb), so no test here starts them again.
 class JRubyServersTest < Minitest::Test
   include Rackbench::ServerTestHelpers
 
@@ -19,14 +23,6 @@ class JRubyServersTest < Minitest::Test
                                                                       ready_timeout_s: 150, warmup_requests: 100)
     assert_includes @deployment.commands.first, Rackbench::Servers::PumaJruby::RACK2
     assert_includes @deployment.commands.first, Rackbench::Servers::PumaJruby::TCP_INFO_PATCH
-  end
-
-  # The bundled rack app (rack/files) loads in jruby-rack because Rack 2.2 sits
-  # in Trinidad's gem folder, ahead of the Rack 1.6 jruby-rack vendors.
-  def test_trinidad_serves_the_bundled_rack_app_under_load_without_errors
-    assert_serves_hello({ "server" => "trinidad", "runtimes" => 1 }, app: Rackbench::Apps.path("rack"),
-                                                                     ready_timeout_s: 150)
-    assert_includes File.read(File.join(tmpdir, "trinidad.yml")), "jruby_max_runtimes: 1"
   end
 
   # The bundled Rails app on JRuby's Rails 6.1 (bin/setup installs it beside
@@ -53,20 +49,15 @@ class JRubyServersTest < Minitest::Test
   end
 
   # TorqueBox 4 with its Rack env class renamed for JRuby 9.3 (bin/setup):
-  # the bundled rack app under load without an error, and the Rails app.
+  # the bundled rack app under load without an error. (The Rails app on
+  # TorqueBox, its hello and fibonacci under load, is measured by the
+  # torquebox-2011 smoke run: test/suites/torquebox_2011_test.rb.)
   def test_torquebox_4_serves_the_bundled_rack_app_under_load_without_errors
     assert_serves_hello({ "server" => "torquebox", "threads" => 4 }, app: Rackbench::Apps.path("rack"), ready_timeout_s: 150)
     assert_includes @deployment.commands.first, Rackbench::Servers::Torquebox::SERVER_SCRIPT
     status, _headers, body = Rackbench::Readiness.get(@deployment.target("/sleep/20"))
     assert_equal [200, "slept 20 ms"], [status, body]
     assert_serves_db
-  end
-
-  def test_torquebox_4_serves_the_bundled_rails_app_under_load_without_errors
-    assert_serves_hello({ "server" => "torquebox", "threads" => 4 }, app: Rackbench::Apps.path("rails"),
-                                                                     ready_timeout_s: 150, warmup_requests: 100)
-    status, _headers, body = Rackbench::Readiness.get(@deployment.target("/fibonacci/10"))
-    assert_equal [200, "fibonacci(10) = 55"], [status, body]
   end
 
   # An app that answers what it sees of the env (Ruby 2.6, no JSON gem needed):
