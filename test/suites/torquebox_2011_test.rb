@@ -27,11 +27,11 @@ module Rackbench
     end
 
     # Trinidad and TorqueBox (JRuby) and Itsi, today's server beside Puma,
-    # measure their seven cells (Rack hello x2, Rack sleep x3, Rails hello and
+    # measure their six cells (Rack hello x2, Rack sleep x2, Rails hello and
     # fibonacci) without an error.
     def assert_serves_every_cell(name, cells)
       mine = cells.select { |c| c["server"] == name }
-      assert_equal 7, mine.size, mine.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
+      assert_equal 6, mine.size, mine.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
       assert_equal 2, mine.count { |c| c["config"]["app"] == "rails" }, "#{name} has two Rails cells"
       mine.each { |c| assert_equal ["ok", 0], [c["status"], c.errors], "#{name} #{c["endpoint"]}: #{c["reason"]}" }
     end
@@ -54,13 +54,13 @@ module Rackbench
     end
 
     # Where TorqueBox cannot run (no jruby, or its gems or their rename
-    # missing), its seven cells stay, failed with the adapter's reason.
+    # missing), its six cells stay, failed with the adapter's reason.
     def assert_unavailable_server_kept_with_its_reason(name, cells, out)
       reason = Servers.fetch(name).unavailable_reason
       return unless reason
 
       mine = cells.select { |c| c["server"] == name }
-      assert_equal 7, mine.size, mine.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
+      assert_equal 6, mine.size, mine.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
       mine.each { |c| assert_equal ["failed", true], [c["status"], c["reason"].include?(reason)], c["reason"] }
       assert_includes out, "TorqueBox leads the pack on Rack hello world at 100 clients: not measured, torquebox (reason above)"
     end
