@@ -45,6 +45,20 @@ module Rackbench
 
       attr_reader :outcomes, :run_id, :elapsed_s, :answer
 
+      # The next config to give the rest of its searches, or nil: the one the
+      # answer would recommend now (recommended: the highest rate, or the
+      # least PSS among those the search cannot tell from it) while it has not
+      # had them, so a recommendation comes with its interval even when a
+      # finished leader's knee fell below a config searched once; else the
+      # highest rate not yet finished, FINISHED configs at most.
+      def self.next_leader(outcomes, finished, recommended)
+        open = outcomes.select(&:rate).reject { |o| finished.include?(o.config) }
+        return recommended if recommended && open.include?(recommended)
+        return nil if finished.size >= FINISHED
+
+        open.max_by(&:rate)
+      end
+
       # endpoint: a path ("/sleep/50"), or mix: [[path, weight], ...] to tune
       # against a weighted mix of endpoints served at once (Traffic), or
       # workload: a suite's "endpoints" (one) and "mix" keys as they are.
@@ -132,14 +146,17 @@ module Rackbench
         finish(started) unless @grid
       end
 
+      # The leaders get the rest of @searches, one after another (each after
+      # the first while the budget lasts), chosen by Tuner.next_leader.
       def finish(started)
-        leaders = @outcomes.select(&:rate).sort_by { |o| -o.rate }.first(FINISHED)
-        leaders.each_with_index do |outcome, i|
-          break if i.positive? && over_budget?(started, @searches - 1)
+        finished = []
+        while (leader = Tuner.next_leader(@outcomes, finished, Answer.new(self, slo: @slo, memory_bytes: @memory_bytes).best))
+          break if finished.any? && over_budget?(started, @searches - 1)
 
-          @turn = @outcomes.index(outcome) + 1
-          finished = measure(outcome.config, @searches - 1, from: outcome.knee)
-          @outcomes[@turn - 1] = finished unless finished.error # a failure keeps the searches already made
+          @turn = @outcomes.index(leader) + 1
+          searched = measure(leader.config, @searches - 1, from: leader.knee)
+          @outcomes[@turn - 1] = searched unless searched.error # a failure keeps the searches already made
+          finished << leader.config
         end
       end
 
