@@ -5,20 +5,21 @@ require "json"
 
 module Rackbench
   # rates: auto with a real puma (one thread on 50 ms sleeps: about 20 req/s):
-  # the knee search runs first, its rates become the sweep's levels, and the
-  # curve with the knee appears in table, markdown, json and html.
+  # the knee search runs first (two searches: the fewest that give an
+  # interval), its rates become the sweep's levels, and the curve with the
+  # knee appears in table, markdown, json and html.
   class RatesAutoTest < Minitest::Test
     def test_rates_auto_finds_the_knee_then_sweeps_around_it
       path = write_suite("engine" => "native", "endpoints" => ["/sleep/50"], "concurrency" => [32], "rates" => "auto",
-                         "slo" => "p50<=100ms", "duration_s" => 1, "warmup_s" => 0.5, "repeats" => 1, "deployments" => 1,
-                         "servers" => [{ "server" => "puma", "threads" => 1 }])
+                         "slo" => "p50<=100ms", "searches" => 2, "duration_s" => 1, "warmup_s" => 0.5, "repeats" => 1,
+                         "deployments" => 1, "servers" => [{ "server" => "puma", "threads" => 1 }])
       status, out, err = run_cli("run", path, "--results", tmpdir)
       assert_equal 0, status, "#{out}\n#{err}"
       store = Store.new(tmpdir)
       run = store.runs.find { |r| r.dig("settings", "auto_rates") }
       auto = run.dig("settings", "auto_rates")
       knee = auto["knees"].first
-      assert_equal "puma x0:1", knee["config"]
+      assert_equal ["puma x0:1", 2], [knee["config"], knee["searches"]], "the suite's searches: are the knee's"
       assert_operator knee["rate"], :<=, 21, "one thread on 50 ms sleeps keeps half its requests under 100 ms up to 20 req/s"
       rates = store.measurements(run["id"]).map(&:offered_rate_per_s).sort
       assert_equal auto["rates"]["/sleep/50"], rates, "the levels measured are the rates the search gave"

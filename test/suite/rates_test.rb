@@ -51,6 +51,13 @@ module Rackbench
       assert_match "rates: auto is found before the run", error.message
     end
 
+    # Two searches at least: one gives a knee no interval.
+    def test_auto_rates_search_each_knee_three_times_unless_the_suite_says_how_often
+      assert_equal 3, Suite.load(write_suite("engine" => "native", "rates" => "auto", "slo" => "p99<=1s"))["searches"]
+      message, where = refused({ "rates" => "auto", "slo" => "p99<=1s", "searches" => 1 }, /^searches:/)
+      assert_equal "#{where} searches must be a whole number >= 2, got 1", message
+    end
+
     def test_bad_rates_name_the_key
       message, where = refused({ "rates" => [100, 0] }, /^- 0$/)
       assert_equal "#{where} rates.1 must be a finite number of requests per second above 0, got 0", message

@@ -7,8 +7,9 @@ module Rackbench
     # the suite as its grid) finds each config's knee under the suite's slo:
     # on each endpoint: it grows the offered rate from half a closed-loop
     # estimate until the latency bound or the error bound breaks, bisects,
-    # and confirms the knee on a fresh deployment, three times over (each
-    # search on its own deployments), which gives the knee an interval. The sweep's rates are then
+    # and confirms the knee on a fresh deployment, three times over (the
+    # suite's searches:; each search on its own deployments), which gives
+    # the knee an interval. The sweep's rates are then
     # the same for every config, so they are compared at the same offered
     # rate: LEVELS rates spaced geometrically from LOW x the lowest knee to
     # HIGH x the highest, and the knees themselves. Created by CLI::Run.
@@ -78,7 +79,8 @@ module Rackbench
       def search(name, workload)
         @out&.puts "rates: auto: the knee of each config on #{name} under #{@slo}"
         tuner = Tuner.new(app: @suite["app"], workload: workload, space: FixedSpace.new(@suite.server_configs), slo: @slo,
-                          store: @store, supervisor: @supervisor, budget_s: 0, grid: true, out: @out).run
+                          store: @store, supervisor: @supervisor, budget_s: 0, grid: true, searches: @suite["searches"],
+                          out: @out).run
         knees = tuner.outcomes.select(&:rate).map do |o|
           { "endpoint" => name, "config" => o.label, "rate" => o.rate, "interval" => o.ci&.to_a&.first(2),
             "searches" => o.searches, "tune_run" => tuner.run_id }
