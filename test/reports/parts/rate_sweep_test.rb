@@ -41,6 +41,11 @@ module Rackbench
         assert_in_delta 900.0, row["p99_ms"], 1.0
       end
 
+      def test_the_table_prints_p50_with_the_interval_json_carries
+        row = RateSweep.new(cells).curves.first["rows"].first
+        assert_includes render("table"), format("%.2f [%.2f, %.2f]", row["p50_ms"], row["p50_ci"].low, row["p50_ci"].high)
+      end
+
       def test_no_sweep_makes_no_curve_in_any_format
         plain = [cell("webrick", { "server" => "webrick" })]
         refute RateSweep.new(plain).any?

@@ -5,8 +5,8 @@ module Rackbench
     # A rate sweep (suite rates:) as the curve rails/rails#50450 drew by hand:
     # for each config, endpoint and concurrency, latency percentiles against
     # the offered open-loop rate, one row per rate (achieved req/s with its
-    # CI, p50/p90/p99 from the merged histogram, p99's between-repeat CI,
-    # errors; json has p50's and p90's CIs too). Latency is from each
+    # CI, p50/p90/p99 from the merged histogram, each with its CI over
+    # starts, errors). Latency is from each
     # request's scheduled send time, so the rows past a server's capacity
     # show its queue. Past it, requests are left without a response: a
     # percentile among them is shown over all the windows' requests as a
@@ -21,8 +21,8 @@ module Rackbench
     # "auto_rates"), each curve also says its config's knee under the slo:
     # and where it lies ("knee" in json).
     class RateSweep
-      HEADERS = ["offered req/s", "achieved req/s [95% CI]", "p50 ms", "p90 ms", "p99 ms [95% CI]", "unfinished",
-                 "errors n/tot"].freeze
+      HEADERS = ["offered req/s", "achieved req/s [95% CI]", "p50 ms [95% CI]", "p90 ms [95% CI]", "p99 ms [95% CI]",
+                 "unfinished", "errors n/tot"].freeze
 
       def initialize(measurements, auto: nil)
         @measurements = measurements.select(&:offered_rate_per_s)
@@ -110,8 +110,7 @@ module Rackbench
         end
 
         [format("%g", row["offered_per_s"]), with_ci(row["achieved_per_s"], row["achieved_ci"], "%.1f"),
-         bound(row, 50) || measured(row, 50, ms(row["p50_ms"])), bound(row, 90) || measured(row, 90, ms(row["p90_ms"])),
-         bound(row, 99) || measured(row, 99, with_ci(row["p99_ms"], row["p99_ci"], "%.2f")),
+         *[50, 90, 99].map { |p| bound(row, p) || measured(row, p, with_ci(row["p#{p}_ms"], row["p#{p}_ci"], "%.2f")) },
          unfinished(row["unfinished_share"]), row["errors"]]
       end
 
