@@ -28,7 +28,7 @@ DOCS_TUNE = ENV.fetch("TUNE_RESULTS", "tmp/docs-runs/tune")
 # 200 ms (other processes' CPU), so a p99 bound measured the neighbours (doc/tune.md says so).
 DOCS_TUNE_COMMAND = ["bin/rackbench", "tune", "--endpoint", "/sleep/50", "--slo", "p90<=150ms", "--budget", "180"].freeze
 DOCS_RATE_AUTO = ENV.fetch("RATE_AUTO_RESULTS", "tmp/docs-runs/rate-auto")
-DOCS_BENCH_TUNE = ENV.fetch("BENCH_TUNE_RESULTS", "tmp/bench-tune")
+DOCS_BENCH_TUNE = ENV.fetch("BENCH_TUNE_RESULTS", "tmp/bench-tune-full")
 DOCS_DOCTOR_APP = "test/fixtures/doctor/rails_pool"
 DOCS_SEEDS_DIR = ENV.fetch("SEED_RESULTS", "tmp/seed-results")
 # suite => the seed article's number
@@ -149,7 +149,10 @@ module DocsHelper
     report = `bin/rackbench report #{run["id"]} --results #{DOCS_TUNE}`
     raise "bin/rackbench report failed" unless $?.success? # rubocop:disable Style/SpecialGlobalVars
 
-    answer = report[/^rackbench tune:.*?^Recommended: .*?$/m] or raise "run #{run["id"]} in #{DOCS_TUNE} is not a tune run"
+    # The answer down to the recommendation's last line (its continuation lines are indented).
+    answer = report[/^rackbench tune:.*?^Recommended: [^\n]*(?:\n {4}[^\n]*)*/m]
+    raise "run #{run["id"]} in #{DOCS_TUNE} is not a tune run" unless answer
+
     cores = run.dig("machine", "cores")
     replace_block("doc/tune.md", "tune-run", <<~MD)
       `#{DOCS_TUNE_COMMAND.map { |a| a.include?("<") ? "'#{a}'" : a }.join(" ")}` on a #{cores}-core machine shared with other

@@ -3,8 +3,9 @@
 # doc/tune.md's measured pages beside its tune run (docs.rake): the rates:
 # auto run, the closed-loop and open-loop example, and bench/tune's lines.
 # The runs are made by docs:runs (docs:runs:rate_auto, docs:runs:latency);
-# bench/tune is run by hand (it takes about half an hour) and leaves its
-# output in tmp/bench-tune/bench-tune.txt.
+# bench/tune is run by hand (`bundle exec bench/tune --full-grid --results
+# tmp/bench-tune-full`: about 40 minutes) and leaves its output in
+# tmp/bench-tune-full/bench-tune.txt.
 namespace :docs do
   namespace :runs do
     desc "Run the built-in rate-auto suite into #{DOCS_RATE_AUTO} (doc/tune.md's rates: auto run)"
@@ -37,12 +38,10 @@ namespace :docs do
     DocsHelper.replace_block("doc/tune.md", "latency-demo", Rackbench::Docs::LatencyDemo.new.markdown)
   end
 
-  desc "doc/tune.md's search against the grid: bench/tune's output stored in #{DOCS_BENCH_TUNE}/bench-tune.txt"
+  desc "doc/tune.md's search against the full grid: bench/tune's output stored in #{DOCS_BENCH_TUNE}/bench-tune.txt"
   task :bench_tune do
     DocsHelper.load_rackbench
-    DocsHelper.replace_block("doc/tune.md", "bench-tune", Rackbench::Docs::TunePages.bench_tune(DOCS_BENCH_TUNE))
-    full = "tmp/bench-tune-full"
-    command = "bundle exec bench/tune --full-grid --endpoints /sleep/50 --results #{full}"
-    DocsHelper.replace_block("doc/tune.md", "bench-tune-full", Rackbench::Docs::TunePages.bench_tune(full, command))
+    command = "bundle exec bench/tune --full-grid --results #{DOCS_BENCH_TUNE}"
+    DocsHelper.replace_block("doc/tune.md", "bench-tune-full", Rackbench::Docs::TunePages.bench_tune(DOCS_BENCH_TUNE, command))
   end
 end

@@ -10,7 +10,7 @@ module Rackbench
     # of them) search its knee: on a fresh deployment check the endpoint,
     # find a Knee under the SLO, deploy it afresh and confirm the knee there
     # (Knee#confirm), record every probe, stop it. A budgeted search gives
-    # each config one search and the leaders (the best first) the rest of
+    # each config one search and the leaders (Tuner.next_leader) the rest of
     # --searches, so their knees get an interval (KneeSample); --grid gives
     # every config all of them. Probes last long enough for the SLO's
     # percentile (Slo#requests_needed: 1,000 requests for p99), from PROBE_S
