@@ -52,6 +52,21 @@ module Rackbench
         assert_operator knee.interval.high, :<=, found
       end
 
+      # A miss is confirmed like a pass: where the fresh deployment meets
+      # the rate the first one missed, the knee steps up to a rate it met,
+      # and the fresh deployment's bracket is where this search puts it.
+      def test_a_faster_fresh_deployment_steps_the_knee_up_to_a_rate_it_met
+        knee = Knee.new(slo: SLO, probe: server(250.0)).search(200.0)
+        first_high = knee.high
+        knee.confirm(server(320.0))
+        assert_operator knee.rate, :>, first_high, "above the rate the first deployment missed"
+        assert_operator knee.rate, :<=, 320.0
+        assert_includes decided(knee, :met), [2, first_high], "the fresh deployment met what the first missed"
+        assert_includes decided(knee, :met), [2, knee.rate]
+        assert_includes decided(knee, :missed), [2, knee.interval.high], "and missed the next step up"
+        assert_equal [knee.rate, knee.interval.high], knee.found
+      end
+
       def test_a_knee_no_fresh_deployment_meets_is_not_confirmed
         knee = Knee.new(slo: SLO, probe: server(300.0)).search(200.0).confirm(server(10.0))
         assert_nil knee.rate

@@ -76,31 +76,27 @@ module Rackbench
         self
       end
 
-      # Where the first deployment's search put the knee: [the last rate
-      # met, the first missed above it (nil: none)]; nil when no rate met.
-      # The fresh deployment only confirms or steps down the reported rate.
+      # Where the search puts the knee: [the last rate met, the first missed
+      # above it (nil: none)]; nil when no rate met. The first deployment's
+      # bracket, unless the fresh one (#confirm) disagreed with it: then the
+      # fresh deployment's.
       attr_reader :found
 
       # The rate that held and the one that broke, again on a fresh
-      # deployment: the knee steps down (by RESOLUTION) while the held rate
-      # misses there; one that no step confirms leaves no knee (confirmed? false).
+      # deployment, a pass and a miss alike: the knee steps down (by
+      # RESOLUTION) while the held rate misses there, and up while the rate
+      # that broke is met there (CONFIRM_STEPS at most, either way); where
+      # it stepped, the fresh deployment's bracket is the search's. A knee
+      # that no step down confirms leaves none (unconfirmed? true).
       def confirm(probe)
         return self unless @rate
 
         @probe = probe
         @deployments += 1
-        candidate = @rate
-        @rate = nil
-        CONFIRM_STEPS.times do
-          if decide(candidate) == :met
-            @rate = candidate
-            break
-          end
-          @high = candidate
-          candidate = (candidate / (1 + RESOLUTION) * 10).round / 10.0
-          break if candidate < MIN_RATE
-        end
-        decide(@high) if @rate && @high && !@decisions.key?([@deployments, @high])
+        found = @rate
+        step_down
+        step_up if @rate && @high && decide(@high) == :met
+        @found = [@rate, @high] if @rate && @rate != found
         @unconfirmed = @rate.nil?
         self
       end
@@ -132,6 +128,32 @@ module Rackbench
       def knee_repeat = at_knee.max_by { |p| p.repeat.resources["pss_max_bytes"].to_i }&.repeat
 
       private
+
+      # From the held rate down, by RESOLUTION, to the first the fresh deployment meets.
+      def step_down
+        candidate = @rate
+        @rate = nil
+        CONFIRM_STEPS.times do
+          return @rate = candidate if decide(candidate) == :met
+
+          @high = candidate
+          candidate = (candidate / (1 + RESOLUTION) * 10).round / 10.0
+          return if candidate < MIN_RATE
+        end
+      end
+
+      # From the rate that broke (met on the fresh deployment) up, by
+      # RESOLUTION, to the first the fresh deployment misses (none: no high).
+      def step_up
+        @rate = @high
+        CONFIRM_STEPS.times do
+          @high = (@rate * (1 + RESOLUTION) * 10).round / 10.0
+          return if decide(@high) == :missed
+
+          @rate = @high
+        end
+        @high = nil
+      end
 
       # [last rate that met the SLO, first that did not] by geometric growth
       # (or shrinking, when even the first rate fails).
