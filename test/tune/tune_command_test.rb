@@ -73,7 +73,7 @@ module Rackbench
       path = suite("app: rack\nendpoints: [/sleep/10]\nservers:\n  - {server: unicorn, workers: 2}\n")
       status, out, err = run_cli("tune", path, "--slo", "p50<=60ms", "--budget", "1", "--searches", "2", "--memory", "1MB",
                                  "--results", tmpdir)
-      assert_match %r{^rackbench tune: unicorn on .*/config.ru /sleep/10, p50 <= 60.0 ms, memory <= 1 MB}, out
+      assert_match %r{^rackbench tune: unicorn on .*/config.ru /sleep/10, p50 <= 60.0 ms, errors <= 0.1 %, memory <= 1 MB}, out
       centre = Tune::Space.new("unicorn").coarse.first["workers"]
       assert_match(%r{^  unicorn x#{centre} +(knee|sustains) \d+ req/s}, out,
                    "a budget of one config searches the centre of unicorn's space")
