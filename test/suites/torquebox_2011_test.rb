@@ -27,11 +27,11 @@ module Rackbench
     end
 
     # Trinidad and TorqueBox (JRuby) and Itsi, today's server beside Puma,
-    # measure their six cells (Rack hello x2, Rack sleep x2, Rails hello and
+    # measure their five cells (Rack hello x2, Rack sleep, Rails hello and
     # fibonacci) without an error.
     def assert_serves_every_cell(name, cells)
       mine = cells.select { |c| c["server"] == name }
-      assert_equal 6, mine.size, mine.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
+      assert_equal 5, mine.size, mine.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
       assert_equal 2, mine.count { |c| c["config"]["app"] == "rails" }, "#{name} has two Rails cells"
       mine.each { |c| assert_equal ["ok", 0], [c["status"], c.errors], "#{name} #{c["endpoint"]}: #{c["reason"]}" }
     end
@@ -44,7 +44,7 @@ module Rackbench
       svgs = charts.to_h { |c| [File.basename(c, ".svg"), c] }
       measured = cells.select { |c| c["status"] == "ok" }
       graphs = measured.group_by { |c| [c["config"]["app"] || "rack", c["endpoint"], c["concurrency"]] }
-      assert_operator graphs.size, :>=, 6
+      assert_operator graphs.size, :>=, 5
       graphs.each do |(app, endpoint, concurrency), servers|
         slug = Charts::Frame.slug("#{app} #{endpoint} at concurrency #{concurrency}")
         assert svgs["#{slug}-timeline-p99"], "no p99 timeline for #{slug}"
@@ -54,13 +54,13 @@ module Rackbench
     end
 
     # Where TorqueBox cannot run (no jruby, or its gems or their rename
-    # missing), its six cells stay, failed with the adapter's reason.
+    # missing), its five cells stay, failed with the adapter's reason.
     def assert_unavailable_server_kept_with_its_reason(name, cells, out)
       reason = Servers.fetch(name).unavailable_reason
       return unless reason
 
       mine = cells.select { |c| c["server"] == name }
-      assert_equal 6, mine.size, mine.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
+      assert_equal 5, mine.size, mine.map { |c| [c["endpoint"], c["concurrency"]] }.inspect
       mine.each { |c| assert_equal ["failed", true], [c["status"], c["reason"].include?(reason)], c["reason"] }
       assert_includes out, "TorqueBox leads the pack on Rack hello world at 100 clients: not measured, torquebox (reason above)"
     end
