@@ -23,10 +23,11 @@ module Rackbench
   class AbTest < Minitest::Test
     include FixtureAppHelper
 
-    # The suite both versions are measured with: 2 windows of 1 s on each of `starts` server starts.
+    # The suite both versions are measured with: a window of 1 s on each of `starts` server starts (the
+    # verdict's unit is a start).
     def settings(starts)
       suite = write_suite({ "endpoints" => ["/"], "concurrency" => [8], "duration_s" => 1,
-                            "warmup_s" => 0.5, "engine" => "native", "repeats" => 2 * starts, "deployments" => starts,
+                            "warmup_s" => 0.5, "engine" => "native", "repeats" => starts, "deployments" => starts,
                             "servers" => [{ "server" => "puma", "threads" => 16 }] }, "ab.yml")
       ["--suite", suite, "--results", File.join(tmpdir, "results")]
     end

@@ -30,7 +30,7 @@ module Rackbench
         app: rack
         endpoints: [/sleep/50]
         concurrency: [4, 16]
-        duration_s: 3
+        duration_s: 1.5
         warmup_s: 0.5
         repeats: 3
         deployments: 3
