@@ -6,18 +6,19 @@ require "rbconfig"
 require "tmpdir"
 
 # `rake test` runs each test file in a ruby of its own (warnings on), up to
-# RACKBENCH_TEST_SHARDS of them at once (default 2: most tests wait on real
-# servers, so two processes halve the wall time on two cores). Files are
+# RACKBENCH_TEST_SHARDS of them at once (default 3: most tests wait on real
+# servers, their sleeps, boots and fixed-length windows, so two processes
+# left two cores 40 to 85 % idle; three overlap those waits). Files are
 # handed out longest first, by the seconds each took when last measured, to
-# whichever process is free, so the two finish close together whatever the
+# whichever process is free, so they finish close together whatever the
 # machine's load. Each process is its own supervisor (tests find their
 # leftovers by their own pid), so they cannot see each other's processes, and
 # a file that leaks or crashes fails alone. TEST=path runs one file.
 #
 # Each worker slot gives its files its own load-generator CPU
 # (RACKBENCH_CLIENT_CPU, see Pinning): the first slot the last CPU, the next
-# the one before, so the two workers' servers run on different CPUs instead
-# of both on CPU 0 beside both load generators' idle one.
+# the one before (and so on, round the CPUs), so the workers' servers run on
+# different CPUs instead of all on CPU 0 beside the load generators' idle one.
 #
 # Seconds per file come from tmp/test-seconds.json (this checkout's last run,
 # written by every `rake test`), else from rakelib/test-seconds.json (a whole
@@ -99,11 +100,11 @@ module TestQueue
   def monotonic_s = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 end
 
-desc "Run the tests (a process per file, RACKBENCH_TEST_SHARDS at once, default 2; TEST=file for one file)"
+desc "Run the tests (a process per file, RACKBENCH_TEST_SHARDS at once, default 3; TEST=file for one file)"
 task test: :compile do
   $stdout.sync = true
   files = ENV["TEST"] ? [ENV["TEST"]] : Dir["test/**/*_test.rb"]
-  at_once = Integer(ENV.fetch("RACKBENCH_TEST_SHARDS", "2"))
+  at_once = Integer(ENV.fetch("RACKBENCH_TEST_SHARDS", "3"))
   started = TestQueue.monotonic_s
   failed = TestQueue.run(files, at_once)
   puts format("rake test: %d files, %d at a time, %.0f s", files.size, [at_once, files.size].min,
