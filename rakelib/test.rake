@@ -6,9 +6,12 @@ require "rbconfig"
 require "tmpdir"
 
 # `rake test` runs each test file in a ruby of its own (warnings on), up to
-# RACKBENCH_TEST_SHARDS of them at once (default 3: most tests wait on real
-# servers, their sleeps, boots and fixed-length windows, so two processes
-# left two cores 40 to 85 % idle; three overlap those waits). Files are
+# RACKBENCH_TEST_SHARDS of them at once (default 2: most tests wait on real
+# servers, so two processes halve the wall time on two cores). Three overlap
+# more of those waits (two left two cores 40 to 85 % idle): under a one-core
+# hog, 686-715 s against 925 s at two, but three of six such runs failed,
+# one test each (two of them not understood yet), so two stays the default
+# until they are. Files are
 # handed out longest first, by the seconds each took when last measured, to
 # whichever process is free, so they finish close together whatever the
 # machine's load. Each process is its own supervisor (tests find their
@@ -100,11 +103,11 @@ module TestQueue
   def monotonic_s = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 end
 
-desc "Run the tests (a process per file, RACKBENCH_TEST_SHARDS at once, default 3; TEST=file for one file)"
+desc "Run the tests (a process per file, RACKBENCH_TEST_SHARDS at once, default 2; TEST=file for one file)"
 task test: :compile do
   $stdout.sync = true
   files = ENV["TEST"] ? [ENV["TEST"]] : Dir["test/**/*_test.rb"]
-  at_once = Integer(ENV.fetch("RACKBENCH_TEST_SHARDS", "3"))
+  at_once = Integer(ENV.fetch("RACKBENCH_TEST_SHARDS", "2"))
   started = TestQueue.monotonic_s
   failed = TestQueue.run(files, at_once)
   puts format("rake test: %d files, %d at a time, %.0f s", files.size, [at_once, files.size].min,
