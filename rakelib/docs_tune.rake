@@ -4,7 +4,7 @@
 # auto run, the closed-loop and open-loop example, and bench/tune's lines.
 # The runs are made by docs:runs (docs:runs:rate_auto, docs:runs:latency);
 # bench/tune is run by hand (`bundle exec bench/tune --full-grid --results
-# tmp/bench-tune-full`: about 40 minutes) and leaves its output in
+# tmp/bench-tune-full`: 27 minutes on a quiet 2-core machine) and leaves its output in
 # tmp/bench-tune-full/bench-tune.txt.
 namespace :docs do
   namespace :runs do
