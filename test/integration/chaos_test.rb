@@ -23,7 +23,7 @@ module Rackbench
           n = lock.synchronize { count += 1 }
           if n == #{after}
             begin
-              File.open(#{marker.inspect}, File::CREAT | File::EXCL | File::WRONLY).close
+              File.open(#{marker.inspect}, File::CREAT | File::EXCL | File::WRONLY) { |f| f.write(Process.pid.to_s) }
               #{fault}
             rescue Errno::EEXIST
               nil # another process did it
@@ -45,6 +45,19 @@ module Rackbench
       store&.close
     end
 
+    # What a failure message needs to tell how a window went: a CI run under a
+    # CPU hog once counted 216 answers after a stop at the 200th request.
+    def window_story(cell)
+      marker = File.join(tmpdir, "fault-done")
+      stopped_pid = File.exist?(marker) ? File.read(marker) : "none"
+      repeats = cell.repeats.map do |r|
+        { requests: r.result.requests, status: r.result.status_counts, errors: r.result.errors.reject { |_, n| n.zero? },
+          starved_share: r.noise["starved_other_cpu_share"], warnings: r.result.warnings,
+          measured_pids: r.resources.dig("memory", "workers")&.map { |w| w["pid"] } }
+      end
+      "fault fired in pid #{stopped_pid}; server #{cell.server_command.inspect}; repeats #{repeats.inspect}"
+    end
+
     def errors_of(cell) = cell.repeats.map { |r| r.result.errors }.reduce { |a, b| a.merge(b) { |_, x, y| x + y } }
 
     def assert_the_next_server_ran(run, cells)
@@ -64,7 +77,7 @@ module Rackbench
       # The stop comes at the app's 200th request; a request or two already in
       # puma's other thread may still be answered (a CI run counted 201), but
       # not the thousands a running puma answers in the window.
-      assert_operator stopped.repeats.first.result.requests, :<=, 210, "nothing answered after the stop"
+      assert_operator stopped.repeats.first.result.requests, :<=, 210, "nothing answered after the stop: #{window_story(stopped)}"
       assert_the_next_server_ran(run, cells)
     end
 
