@@ -49,6 +49,14 @@ module Rackbench
       refute_equal firsts[0], firsts[1], "the other config leads the second start: #{measured.inspect}"
     end
 
+    def test_each_window_of_an_open_loop_cell_draws_its_own_arrivals_and_every_config_the_same_ones
+      run_id = run_suite("rate" => 50, "arrivals" => "poisson", "repeats" => 2, "deployments" => 2,
+                         "servers" => [{ "server" => "puma", "threads" => 2 }] * 2)
+      seeds = @store.repeats(run_id).transform_values { |list| list.map { |r| r.result.schedule["seed"] } }
+      assert_equal 2, seeds.fetch(1).uniq.size, "a seed per window: #{seeds}"
+      assert_equal seeds.fetch(1), seeds.fetch(2), "the second config is offered the first's schedules"
+    end
+
     def test_a_cell_is_stored_under_the_key_its_plan_built
       run_id = run_suite("endpoints" => ["/hello", "/sleep/1"], "servers" => [{ "server" => "puma", "threads" => 2 }] * 2)
       planned = @store.planned_cells(run_id)

@@ -253,9 +253,9 @@ module Rackbench
       trial = live.trial
       trial.verify!(cell.endpoint, timeout_s: suite["timeout_s"])
       drain = trial.drain(path: drain_path(cell), timeout_s: suite["drain_timeout_s"])
-      first, steady, load = window_load(live, cell)
-      cell_dir = File.join(trial.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
       n = state.repeats.size + 1
+      first, steady, load = window_load(live, cell, n)
+      cell_dir = File.join(trial.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
       warmed = prepare_window(load, drain, trial.server, File.join(cell_dir, "reset-r#{n}"), first: first, steady: steady)
       neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.trial.pids }
       repeat = trial.measure(load, dir: cell_dir, dependencies: dependencies, neighbours: neighbours,
@@ -269,12 +269,13 @@ module Rackbench
 
     # Whether this is the cell's first window on the start, whether it warms
     # up until steady, and the window's load (its warm-up: the suite's on a
-    # first window, a reconnect after that or after a steady warm-up).
-    def window_load(live, cell)
+    # first window, a reconnect after that or after a steady warm-up); n: the
+    # cell's window number.
+    def window_load(live, cell, n)
       trial = live.trial
       first = !live.warmed.include?(cell.index)
       steady = first && SteadyWarmup.wanted?(suite, trial.server, suite.app_path(*trial.server.config["app"]))
-      [first, steady, load_for(trial, cell, warmup_s: first && !steady ? suite["warmup_s"].to_f : short_warmup_s)]
+      [first, steady, load_for(trial, cell, warmup_s: first && !steady ? suite["warmup_s"].to_f : short_warmup_s, window: n)]
     end
 
     # A measured window becomes the cell's next repeat: numbered, tied to its
@@ -300,14 +301,23 @@ module Rackbench
       Apps.bundled?(app) ? "/hello" : Traffic.new(cell.endpoint).path
     end
 
-    def load_for(trial, cell, warmup_s:)
+    def load_for(trial, cell, warmup_s:, window:)
       traffic = Traffic.new(cell.endpoint)
       Engines::Load.new(target: trial.target(traffic.path), concurrency: cell.concurrency, threads: suite["client_threads"],
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
                         rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
-                        request_start: suite["explain"], arrivals: arrivals(cell))
+                        request_start: suite["explain"], arrivals: arrivals(cell), seed: Runner.window_seed(schedule.seed, window))
     end
+
+    # The seed of a window's random arrivals (and random ids): drawn afresh
+    # for each window, so an interval over starts sees the arrivals' own
+    # randomness (one seed for all offered every window the same schedule: a
+    # rate sweep's achieved rate sat 15 % under the offered with an interval
+    # that excluded it); the same for every config at its nth window, so
+    # configs are compared on like schedules. From the run's seed: a resumed
+    # run draws the same.
+    def self.window_seed(run_seed, window) = (((run_seed * 1_000_003) + (window * 7919)) % ((2**31) - 1)) + 1
 
     # Open loop's arrivals: the suite's, or (auto) Poisson in a rate sweep.
     def arrivals(cell)
