@@ -269,13 +269,13 @@ module Rackbench
 
     # Whether this is the cell's first window on the start, whether it warms
     # up until steady, and the window's load (its warm-up: the suite's on a
-    # first window, a reconnect after that or after a steady warm-up); n: the
-    # cell's window number.
-    def window_load(live, cell, n)
+    # first window, a reconnect after that or after a steady warm-up); window:
+    # the cell's window number.
+    def window_load(live, cell, window)
       trial = live.trial
       first = !live.warmed.include?(cell.index)
       steady = first && SteadyWarmup.wanted?(suite, trial.server, suite.app_path(*trial.server.config["app"]))
-      [first, steady, load_for(trial, cell, warmup_s: first && !steady ? suite["warmup_s"].to_f : short_warmup_s, window: n)]
+      [first, steady, load_for(trial, cell, warmup_s: first && !steady ? suite["warmup_s"].to_f : short_warmup_s, window:)]
     end
 
     # A measured window becomes the cell's next repeat: numbered, tied to its
@@ -307,7 +307,7 @@ module Rackbench
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
                         rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
-                        request_start: suite["explain"], arrivals: arrivals(cell), seed: Runner.window_seed(schedule.seed, window))
+                        request_start: suite["explain"], arrivals: arrivals(cell), seed: window_seed(window))
     end
 
     # The seed of a window's random arrivals (and random ids): drawn afresh
@@ -317,7 +317,7 @@ module Rackbench
     # that excluded it); the same for every config at its nth window, so
     # configs are compared on like schedules. From the run's seed: a resumed
     # run draws the same.
-    def self.window_seed(run_seed, window) = (((run_seed * 1_000_003) + (window * 7919)) % ((2**31) - 1)) + 1
+    def window_seed(window) = (((schedule.seed * 1_000_003) + (window * 7919)) % ((2**31) - 1)) + 1
 
     # Open loop's arrivals: the suite's, or (auto) Poisson in a rate sweep.
     def arrivals(cell)
