@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require "csv"
+require "json"
+
 module Rackbench
   module Docs
     # What doc/tune.md shows of stored runs and bench output (rakelib/docs_tune.rake).
@@ -25,6 +28,37 @@ module Rackbench
           #{curves.join("\n\n").strip}
           ```
         MD
+      end
+
+      # The same run in the json and csv reports: the first curve's first row
+      # of `rate_sweeps`, and that config's cells in a few csv columns.
+      def rate_auto_formats(run, dir)
+        command = "bin/rackbench report #{run["id"]} --results #{dir}"
+        sweep = JSON.parse(report_output("#{command} --format json")).fetch("rate_sweeps").first
+        columns = %w[endpoint server offered_rate_per_s requests_per_s latency_p99_ms]
+        rows = CSV.parse(report_output("#{command} --format csv"), headers: true)
+                  .select { |row| row["server"].start_with?("#{sweep["config"]} @") }
+        <<~MD
+          `#{command} --format json`, the first row of `rate_sweeps` (#{sweep["config"]}, #{sweep["endpoint"]}):
+
+          ```json
+          #{JSON.generate(sweep.fetch("rows").first)}
+          ```
+
+          and `#{command} --format csv`, its #{columns.join(", ")} columns for #{sweep["config"]}:
+
+          ```csv
+          #{columns.join(",")}
+          #{rows.map { |row| row.values_at(*columns).join(",") }.join("\n")}
+          ```
+        MD
+      end
+
+      def report_output(command)
+        output = `#{command}`
+        raise "#{command} failed" unless $?.success? # rubocop:disable Style/SpecialGlobalVars
+
+        output
       end
 
       # bench/tune's lines as it printed them; command: how it was run.
