@@ -29,7 +29,8 @@ namespace :docs do
   task :rate_auto do
     store, run = DocsHelper.latest(DOCS_RATE_AUTO, "rate-auto")
     DocsHelper.replace_block("doc/tune.md", "rate-auto", Rackbench::Docs::TunePages.rate_auto(run, DOCS_RATE_AUTO))
-    DocsHelper.replace_block("doc/tune.md", "rate-auto-formats", Rackbench::Docs::TunePages.rate_auto_formats(run, DOCS_RATE_AUTO))
+    DocsHelper.replace_block("doc/tune.md", "rate-auto-formats",
+                             Rackbench::Docs::TunePages.rate_auto_formats(run, DOCS_RATE_AUTO))
     store.close
   end
 
