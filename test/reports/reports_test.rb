@@ -87,5 +87,18 @@ module Rackbench
       assert_equal "thin exited before it was ready", data["cells"][2]["reason"]
       assert_equal "a_better", data["verdicts"][0]["verdict"]
     end
+
+    # p99 needs 1,000 requests (10 beyond it): with 300 the table says so, and
+    # the data formats leave it empty rather than print the third-slowest.
+    def test_a_percentile_too_few_requests_support_is_empty_in_json_and_csv
+      few = [cell("puma x0:16", PUMA, endpoint: "/hello", concurrency: 8, requests: 100)]
+      assert_match(/n=300, too few for p99/, render("table", few))
+      json = JSON.parse(render("json", few))["cells"].first
+      assert_equal [300, nil, nil], json.values_at("latency_count", "latency_p99_ms", "latency_p99_9_ms")
+      refute_nil json["latency_p50_ms"], "p50 needs 20"
+      csv = CSV.parse(render("csv", few), headers: true).first
+      assert_nil csv["latency_p99_ms"]
+      refute_nil csv["latency_p50_ms"]
+    end
   end
 end

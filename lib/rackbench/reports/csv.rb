@@ -23,8 +23,11 @@ module Rackbench
 
       private
 
-      # The completed responses' percentiles as numbers (a bound's ">=" is for the document formats).
-      def plain_latency(m) = { "latency_p50_ms" => m.latency_ms(50)&.round(2), "latency_p99_ms" => m.latency_ms(99)&.round(2) }
+      # The completed responses' percentiles as numbers (a bound's ">=" is for
+      # the document formats), empty where too few requests lie beyond one.
+      def plain_latency(m)
+        { "latency_p50_ms" => m.estimable_latency_ms(50)&.round(2), "latency_p99_ms" => m.estimable_latency_ms(99)&.round(2) }
+      end
 
       def failed_row(m)
         { "server" => m.label, "concurrency" => m.concurrency, "status" => m.status, "reason" => m.reason }

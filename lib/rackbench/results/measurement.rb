@@ -222,6 +222,10 @@ module Rackbench
     # Enough requests behind a percentile: TAIL_REQUESTS of them beyond it.
     def estimable?(percentile) = estimable_from?(latency_count, percentile)
 
+    # The percentile where the requests support it, else nil: what the data
+    # formats (json, csv) carry where the table prints "too few".
+    def estimable_latency_ms(percentile) = estimable?(percentile) ? latency_ms(percentile) : nil
+
     # Requests behind the latency figures: the merged histogram's count.
     def latency_count = histogram ? histogram.sum(&:last) : requests
 
@@ -313,10 +317,11 @@ module Rackbench
         "repeats" => repeats.size, "deployments" => deployments, "requests_per_s" => requests_per_s,
         "requests_per_s_ci" => requests_per_s_ci&.to_a, "cv" => cv, "good_requests_per_s" => good_requests_per_s,
         "good_requests_per_s_ci" => good_requests_per_s_ci&.to_a, "noise" => ok? ? noise_components : nil,
-        "latency_mean_ms" => latency_mean_ms, "latency_p50_ms" => latency_ms(50), "latency_p99_ms" => latency_ms(99),
+        "latency_mean_ms" => latency_mean_ms, "latency_p50_ms" => estimable_latency_ms(50),
+        "latency_p99_ms" => estimable_latency_ms(99),
         "latency_p50_ci_ms" => latency_ci_ms(50)&.to_a, "latency_p99_ci_ms" => latency_ci_ms(99)&.to_a,
         "latency_count" => ok? ? latency_count : nil, "latency_max_ms" => latency_ms(100),
-        "latency_p99_9_ms" => estimable?(99.9) ? latency_ms(99.9) : nil, # 10 requests beyond it, else nil
+        "latency_p99_9_ms" => estimable_latency_ms(99.9),
         "errors" => errors, "attempted" => attempted,
         "errors_by_kind" => errors_by_kind, "memory_bytes" => memory_bytes, "memory_kind" => memory_kind,
         "cpu_percent" => cpu_percent, "warnings" => warnings.map(&:to_s), "log_tail" => log_tail,

@@ -84,8 +84,9 @@ module Rackbench
         ok = measurement.ok?
         { "offered_per_s" => measurement.offered_rate_per_s, "ok" => ok,
           "achieved_per_s" => ok ? measurement.requests_per_s : nil, "achieved_ci" => ok ? measurement.requests_per_s_ci : nil,
-          "p50_ms" => ok ? measurement.latency_ms(50) : nil, "p90_ms" => ok ? measurement.latency_ms(90) : nil,
-          "p99_ms" => ok ? measurement.latency_ms(99) : nil, "p99_ci" => ok ? measurement.latency_ci_ms(99) : nil,
+          "p50_ms" => ok ? measurement.estimable_latency_ms(50) : nil,
+          "p90_ms" => ok ? measurement.estimable_latency_ms(90) : nil,
+          "p99_ms" => ok ? measurement.estimable_latency_ms(99) : nil, "p99_ci" => ok ? measurement.latency_ci_ms(99) : nil,
           "p50_ci" => ok ? measurement.latency_ci_ms(50) : nil, "p90_ci" => ok ? measurement.latency_ci_ms(90) : nil,
           "errors" => measurement.errors_n_tot, "reason" => measurement["reason"],
           "n" => ok ? measurement.latency_count : nil }.merge(all_requests(measurement))
@@ -98,7 +99,7 @@ module Rackbench
         all_n = measurement.window_requests.total
         [50, 90, 99].each_with_object("unfinished_share" => measurement.unfinished_share, "all_n" => all_n) do |p, h|
           all = measurement.latency_all(p)
-          h["p#{p}_all_ms"] = all.value_ms
+          h["p#{p}_all_ms"] = measurement.estimable_from?(all_n, p) ? all.value_ms : nil
           h["p#{p}_censored"] = all.bound
         end
       end
