@@ -35,7 +35,7 @@ module Rackbench
       def rate_auto_formats(run, dir)
         command = "bin/rackbench report #{run["id"]} --results #{dir}"
         sweep = JSON.parse(report_output("#{command} --format json")).fetch("rate_sweeps").first
-        columns = %w[endpoint server offered_rate_per_s requests_per_s latency_p99_ms]
+        columns = %w[endpoint server offered_rate_per_s requests_per_s latency_p50_ms latency_p99_ms]
         rows = CSV.parse(report_output("#{command} --format csv"), headers: true)
                   .select { |row| row["server"].start_with?("#{sweep["config"]} @") }
         <<~MD
@@ -45,7 +45,8 @@ module Rackbench
           #{JSON.generate(sweep.fetch("rows").first)}
           ```
 
-          and `#{command} --format csv`, its #{columns.join(", ")} columns for #{sweep["config"]}:
+          and `#{command} --format csv`, its #{columns.join(", ")} columns for #{sweep["config"]} (a figure
+          is empty, null in json, where the table says "too few": fewer than 10 requests beyond it):
 
           ```csv
           #{columns.join(",")}
