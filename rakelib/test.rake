@@ -9,9 +9,9 @@ require "tmpdir"
 # RACKBENCH_TEST_SHARDS of them at once (default 2: most tests wait on real
 # servers, so two processes halve the wall time on two cores). Three overlap
 # more of those waits (two left two cores 40 to 85 % idle): under a one-core
-# hog, 686-715 s against 925 s at two, but three of six such runs failed,
-# one test each (two of them not understood yet), so two stays the default
-# until they are. Files are
+# hog 686-715 s, but three of six such runs failed one test each (all three
+# mended since); two passed six such runs in a row in 790-851 s, within the
+# 15 minutes, so two stays the default. Files are
 # handed out longest first, by the seconds each took when last measured, to
 # whichever process is free, so they finish close together whatever the
 # machine's load. Each process is its own supervisor (tests find their

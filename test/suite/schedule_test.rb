@@ -64,5 +64,13 @@ module Rackbench
     def test_an_unknown_order_is_a_config_error
       assert_raises(ConfigError) { Schedule.new(order: "zigzag", seed: 1) }
     end
+
+    def test_each_window_has_a_seed_of_its_own_that_the_run_seed_decides
+      seeds = (1..50).map { |window| Schedule.new(order: "interleaved", seed: 7).window_seed(window) }
+      assert_equal 50, seeds.uniq.size
+      assert(seeds.all? { |s| s.between?(1, (2**31) - 1) })
+      assert_equal(seeds, (1..50).map { |window| Schedule.new(order: "sequential", seed: 7).window_seed(window) })
+      refute_equal(seeds, (1..50).map { |window| Schedule.new(order: "interleaved", seed: 8).window_seed(window) })
+    end
   end
 end

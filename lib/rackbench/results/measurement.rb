@@ -232,7 +232,10 @@ module Rackbench
     # The highest of the usual percentiles the requests support.
     def highest_estimable_percentile = [99.9, 99, 90, 50].find { |p| estimable?(p) }
 
-    def estimable_from?(count, percentile)
+    def estimable_from?(count, percentile) = self.class.estimable_from?(count, percentile)
+
+    # Whether count requests support a percentile: TAIL_REQUESTS beyond it.
+    def self.estimable_from?(count, percentile)
       percentile >= 100 ? count.positive? : count * (100 - percentile) / 100.0 >= TAIL_REQUESTS
     end
 

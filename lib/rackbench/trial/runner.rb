@@ -307,17 +307,8 @@ module Rackbench
                         duration_s: suite["duration_s"], warmup_s: warmup_s,
                         requests: suite["requests"], timeout_s: suite["timeout_s"],
                         rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
-                        request_start: suite["explain"], arrivals: arrivals(cell), seed: window_seed(window))
+                        request_start: suite["explain"], arrivals: arrivals(cell), seed: schedule.window_seed(window))
     end
-
-    # The seed of a window's random arrivals (and random ids): drawn afresh
-    # for each window, so an interval over starts sees the arrivals' own
-    # randomness (one seed for all offered every window the same schedule: a
-    # rate sweep's achieved rate sat 15 % under the offered with an interval
-    # that excluded it); the same for every config at its nth window, so
-    # configs are compared on like schedules. From the run's seed: a resumed
-    # run draws the same.
-    def window_seed(window) = (((schedule.seed * 1_000_003) + (window * 7919)) % ((2**31) - 1)) + 1
 
     # Open loop's arrivals: the suite's, or (auto) Poisson in a rate sweep.
     def arrivals(cell)

@@ -99,7 +99,7 @@ module Rackbench
         all_n = measurement.window_requests.total
         [50, 90, 99].each_with_object("unfinished_share" => measurement.unfinished_share, "all_n" => all_n) do |p, h|
           all = measurement.latency_all(p)
-          h["p#{p}_all_ms"] = measurement.estimable_from?(all_n, p) ? all.value_ms : nil
+          h["p#{p}_all_ms"] = Measurement.estimable_from?(all_n, p) ? all.value_ms : nil
           h["p#{p}_censored"] = all.bound
         end
       end
@@ -118,7 +118,7 @@ module Rackbench
       def ms(value) = value ? format("%.2f", value) : "-"
 
       # A percentile is shown with Measurement::TAIL_REQUESTS requests beyond it (p99: 1,000), else "n=254, too few".
-      def enough?(count, percentile) = count.nil? || count * (100 - percentile) / 100.0 >= Measurement::TAIL_REQUESTS
+      def enough?(count, percentile) = count.nil? || Measurement.estimable_from?(count, percentile)
 
       def measured(row, percentile, text) = enough?(row["n"], percentile) ? text : "n=#{row["n"]}, too few"
 
