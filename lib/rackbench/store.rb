@@ -136,7 +136,7 @@ module Rackbench
       by_position = repeats(run["id"])
       settings = run["settings"] || {}
       precision = settings["precision"]
-      first_stage = RepeatPolicy.new(settings).first_stage if settings.key?("duration_s")
+      design = settings.key?("duration_s") ? RepeatPolicy.new(settings).interval_options.except(:precision) : {}
       cells = cells(run["id"])
       done = cells.map { |c| c["position"] }
       partial = by_position.keys - done
@@ -145,7 +145,7 @@ module Rackbench
       rows.sort_by { |r| r["position"] }.map do |row|
         stored = by_position[row["position"]]
         if stored
-          Measurement.new(row, stored, precision: precision, first_stage: first_stage)
+          Measurement.new(row, stored, precision: precision, **design)
         else
           Measurement.from_row(row, precision: precision)
         end

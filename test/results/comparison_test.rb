@@ -34,14 +34,31 @@ module Rackbench
     def test_a_tight_interval_around_one_is_equivalent_within_the_margin
       c = Comparison.new(measure("a", 100.0, [1.0, 1.01, 0.99, 1.0, 1.005]), measure("b", 100.0, [1.0, 1.0, 1.0, 1.01, 1.0]))
       assert_equal :equivalent, c.verdict
-      assert_match(/\Aa and b equivalent within ±5\.0 % \(1\.00x \[0\.9\d, 1\.0\d\]\)\z/, c.to_s)
+      assert_match(/\Aa and b equivalent within ±5\.0 % \(1\.00x, 90 % \[0\.9\d\d, 1\.0\d\d\]\)\z/, c.to_s)
     end
 
-    def test_a_small_but_certain_difference_is_decided_yet_within_the_margin
+    # Schuirmann's two one-sided tests at 5 % each read the 90 % interval.
+    def test_equivalence_reads_the_interval_at_one_minus_twice_alpha
+      c = Comparison.new(measure("a", 100.0, [1.0, 1.01, 0.99, 1.0, 1.005]), measure("b", 100.0, [1.0, 1.0, 1.0, 1.01, 1.0]))
+      assert_in_delta 0.90, c.equivalence_ci.level, 1e-9
+      assert_operator c.equivalence_ci.high - c.equivalence_ci.low, :<, c.ci.high - c.ci.low
+    end
+
+    def test_a_small_but_certain_difference_within_the_margin_is_equivalent_and_says_its_side
       c = Comparison.new(measure("a", 102.0, [1.0, 1.001, 0.999, 1.0]), measure("b", 100.0, [1.0, 1.0, 1.0, 1.0]))
-      assert_equal :a_better, c.verdict, "the interval excludes 1"
-      assert c.within_margin?, "2 % is inside ±5 %: a tie for a claim that allows 5 %"
-      refute Comparison.new(c.a, c.b, margin: 0.01).within_margin?
+      assert_operator c.ci.low, :>, 1, "the interval excludes 1"
+      assert_equal :equivalent, c.verdict, "2 % is inside ±5 %: too small to matter"
+      assert_match(/equivalent within ±5\.0 % \(1\.02x, 90 % \[1\.0\d\d, 1\.0\d\d\]; a faster by 2\.0 %\)\z/, c.to_s)
+      narrow = Comparison.new(c.a, c.b, margin: 0.01)
+      refute narrow.within_margin?
+      assert_equal :a_better, narrow.verdict
+      assert_match(/\Aa faster, 1\.02x \[1\.0\d, 1\.0\d\]\z/, narrow.to_s, "beyond a 1 % margin: no 'at least' note")
+    end
+
+    def test_a_difference_whose_interval_reaches_into_the_margin_says_how_small_it_may_be
+      c = Comparison.new(measure("a", 106.0, [1.0, 1.02, 0.98, 1.0]), measure("b", 100.0, [1.0, 1.0, 1.0, 1.0]))
+      assert_equal :a_better, c.verdict
+      assert_match(/\Aa faster, 1\.06x \[1\.0\d, 1\.\d\d\] \(by at least \d\.\d %\)\z/, c.to_s)
     end
 
     def test_a_wide_interval_around_one_is_inconclusive_and_says_how_many_more_starts_would_settle_it
@@ -49,7 +66,24 @@ module Rackbench
       assert_equal :inconclusive, c.verdict
       assert_operator c.more_starts, :>, 0
       assert_match(/\Ainconclusive between a and b: 0\.\d\dx \[\d\.\d\d, \d\.\d\d\]; /, c.to_s)
-      assert_match(/; about \d+ more starts would settle ±5\.0 %\z/, c.to_s)
+      assert_match(/; about \d+ more starts would settle ±5\.0 %\z/, c.to_s) if c.reachable_more_starts
+    end
+
+    def test_more_starts_out_of_reach_are_not_promised_and_the_spread_is_named_instead
+      c = Comparison.new(measure("a", 100.0, [0.7, 1.3, 1.0, 0.8]), measure("b", 100.0, [1.25, 0.75, 1.0, 1.2]))
+      assert_equal :inconclusive, c.verdict
+      assert_operator c.more_starts, :>, Comparison::REACH * c.starts
+      assert_nil c.reachable_more_starts
+      assert_match(/; the ratio's spread between starts here is \d+\.\d %, too wide to settle ±5\.0 % within 12 more starts: /,
+                   c.to_s)
+      assert c.to_s.end_with?("see rackbench calibrate")
+    end
+
+    def test_more_starts_within_reach_are_named
+      c = Comparison.new(measure("a", 100.0, [0.975, 1.025, 1.0, 0.985]), measure("b", 100.0, [1.025, 0.975, 1.0, 1.015]))
+      assert_equal :inconclusive, c.verdict
+      assert_equal c.more_starts, c.reachable_more_starts
+      assert_match(/; about \d+ more starts? would settle ±5\.0 %\z/, c.to_s)
     end
 
     def test_more_starts_shrink_the_interval_and_settle_a_verdict

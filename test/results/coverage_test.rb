@@ -28,26 +28,52 @@ module Rackbench
       end
     end
 
-    def test_adaptive_starts_keep_the_level_and_identical_configs_are_rarely_called_different
-      result = simulate({ "precision" => 0.02 })
+    # Stein's two-stage rule (how runs were measured before the sequential design).
+    def test_steins_adaptive_starts_keep_the_level_and_identical_configs_are_rarely_called_different
+      result = simulate({ "precision" => 0.02, "stopping" => "stein" })
       assert_operator result["mean_starts"], :>, RepeatPolicy.new({}).starts, "the rule asked for more starts"
       assert_operator result["coverage"], :>=, 0.93, result.to_s
       assert_operator result["false_verdicts"], :<=, (1 - LEVEL) + TOLERANCE, result.to_s
     end
 
+    # The sequential design looks after every start and stops when the
+    # comparison is settled: its repeated intervals keep the level whenever
+    # it stopped. An interval that ignores the looks (every start's spread
+    # alone, Student t at 95 % at each look: rule :all_starts) calls
+    # identical configs different far more often, and the harness sees it.
+    def test_sequential_looks_keep_the_level_and_the_harness_catches_looks_without_spending
+      result = simulate({})
+      assert_operator result["mean_starts"], :>, RepeatPolicy.new({ "stopping" => "sequential" }).starts
+      assert_operator result["coverage"], :>=, 0.93, result.to_s
+      assert_operator result["ratio_coverage"], :>=, LEVEL - TOLERANCE, result.to_s
+      assert_operator result["false_verdicts"], :<=, (1 - LEVEL) + TOLERANCE, result.to_s
+      unspent = Simulation.new(**NOISE, seed: 11, rule: :all_starts).run(trials: TRIALS)
+      assert_operator unspent["false_verdicts"], :>, (1 - LEVEL) + TOLERANCE, "looks without spending: #{unspent}"
+    end
+
     def test_a_quiet_cell_stops_early_yet_keeps_its_level
       result = simulate({ "precision" => 0.05 }, noise: { within_cv: 0.02, between_cv: 0.01 })
-      assert_operator result["mean_starts"], :<, RepeatPolicy.new({}).max_starts
+      assert_operator result["mean_starts"], :<, RepeatPolicy.new({ "stopping" => "sequential" }).max_starts
       assert_operator result["coverage"], :>=, 0.93, result.to_s
+    end
+
+    def test_a_twofold_difference_settles_at_the_first_look
+      result = simulate({}, ratio: 2.0, noise: { within_cv: 0.05, between_cv: 0.03 })
+      assert_in_delta RepeatPolicy.new({ "stopping" => "sequential" }).starts, result["mean_starts"], 1e-9, result.to_s
+      assert_in_delta 1.0, result["verdicts"]["a_better"], 1e-9
     end
 
     # Another process takes the server's CPU for a window now and then (5 %
     # of windows keep 10-80 % of their rate): Stein's first-stage spread alone
-    # misses a starved window in a later start; the wider rule does not.
+    # misses a starved window in a later start; the wider rule does not, nor
+    # do the sequential design's repeated intervals.
     def test_windows_starved_of_cpu_do_not_make_identical_configs_look_different
       quiet = { within_cv: 0.05, between_cv: 0.03, starved: 0.05 }
-      wider = Simulation.new(**quiet, seed: 11).run(trials: TRIALS)
-      stein = Simulation.new(**quiet, seed: 11, rule: :first_stage).run(trials: TRIALS)
+      sequential = Simulation.new(**quiet, seed: 11).run(trials: TRIALS)
+      assert_operator sequential["false_verdicts"], :<=, (1 - LEVEL) + TOLERANCE, sequential.to_s
+      stein_settings = { "stopping" => "stein" }
+      wider = Simulation.new(**quiet, seed: 11, settings: stein_settings).run(trials: TRIALS)
+      stein = Simulation.new(**quiet, seed: 11, settings: stein_settings, rule: :first_stage).run(trials: TRIALS)
       assert_operator wider["false_verdicts"], :<=, (1 - LEVEL) + TOLERANCE, wider.to_s
       assert_operator wider["ratio_coverage"], :>=, LEVEL - TOLERANCE, wider.to_s
       assert_operator stein["false_verdicts"], :>, (1 - LEVEL) + TOLERANCE, "the harness can tell: #{stein}"

@@ -51,6 +51,54 @@ module Rackbench
       assert_in_delta 2 * (3 + Runner::SHORT_WARMUP_S), policy.load_s_per_start, 1e-9
     end
 
+    # A config measured over starts (one window each, paired by round).
+    def config(label, rps, factors)
+      repeats = factors.each_with_index.map do |f, i|
+        result = Result.new(engine: "native", requests: 1000, duration_s: 1.0, requests_per_s: rps * f)
+        Measurement::Repeat.new(index: i + 1, deployment: i + 1, round: i + 1, result: result, resources: {}, noise: nil)
+      end
+      policy = RepeatPolicy.new(SEQUENTIAL)
+      Measurement.new({ "label" => label, "status" => "ok" }, repeats, **policy.interval_options)
+    end
+
+    SEQUENTIAL = { "stopping" => "sequential", "deployments" => 3, "max_deployments" => 10, "windows" => 1,
+                   "duration_s" => 1, "max_cell_s" => 600 }.freeze
+
+    def test_a_settled_comparison_needs_no_more_starts
+      policy = RepeatPolicy.new(SEQUENTIAL)
+      fast = config("fast", 200.0, [1.0, 1.01, 0.99])
+      slow = config("slow", 100.0, [1.0, 0.99, 1.01])
+      assert_empty policy.open_cells([fast, slow])
+    end
+
+    def test_an_open_comparison_keeps_both_configs_and_drops_one_settled_behind_the_runner_up
+      policy = RepeatPolicy.new(SEQUENTIAL)
+      a = config("a", 100.0, [1.0, 1.08, 0.93])
+      b = config("b", 100.0, [1.05, 0.95, 1.0])
+      far_behind = config("c", 30.0, [1.0, 1.01, 0.99])
+      assert_equal %w[a b], policy.open_cells([a, b, far_behind]).map(&:label).sort
+    end
+
+    def test_a_lone_config_stops_once_its_interval_is_within_the_precision
+      policy = RepeatPolicy.new(SEQUENTIAL)
+      assert_empty policy.open_cells([config("quiet", 100.0, [1.0, 1.001, 0.999])])
+      refute_empty policy.open_cells([config("noisy", 100.0, [1.0, 1.3, 0.7])])
+    end
+
+    def test_a_sequential_policy_caps_its_starts_by_time_and_names_its_design
+      policy = RepeatPolicy.new(SEQUENTIAL.merge("max_cell_s" => 5, "warmup_s" => 0))
+      assert_equal 5, policy.max_starts, "one 1 s window a start: 5 s of load allow 5 starts"
+      assert_equal [3, 5], [policy.design.first_look, policy.design.max_starts]
+      assert_match(/looked at after 3 and every start after/, policy.to_s)
+    end
+
+    def test_a_run_stored_without_a_stopping_rule_is_read_as_steins
+      policy = RepeatPolicy.new({ "deployments" => 4 })
+      refute policy.sequential?
+      assert_nil policy.design
+      assert_equal 4, policy.first_stage
+    end
+
     def test_the_load_cap_uses_the_suites_own_windows_when_none_is_given
       noisy = sample(80.0, 120.0, 95.0, 110.0)
       long = RepeatPolicy.new({ "deployments" => 4, "max_deployments" => 10, "max_cell_s" => 60, "duration_s" => 10 })

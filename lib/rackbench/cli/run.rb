@@ -45,8 +45,10 @@ module Rackbench
         resume = @resume && Resume.new(store, @resume.id)
         auto = Tune::AutoRates.new(suite, store: store, supervisor: supervisor, out: @out) if Tune::AutoRates.wanted?(suite)
         suite = auto.resolve if auto
-        run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out), resume: resume,
-                                   doctor: findings).run
+        runner = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out), resume: resume,
+                                   doctor: findings)
+        @out.puts "rackbench: planned #{runner.estimate}#{budget_text(suite)}"
+        run_id = runner.run
         store.merge_settings(run_id, "auto_rates" => auto.to_h) if auto
         report(suite, store, run_id)
       rescue SignalException => e
@@ -121,6 +123,11 @@ module Rackbench
            server.proxy_class&.unavailable_reason&.then { |why| "#{config["proxy"]["proxy"]}: #{why}" }]
         end
         missing.compact.uniq.each { |line| @err.puts "rackbench: cannot run here, its cells will fail: #{line}" }
+      end
+
+      def budget_text(suite)
+        budget = suite["budget_s"] or return ""
+        "; budget #{format("%g", budget / 60.0)} min: starts go to the comparisons still open until it is spent"
       end
 
       # Prints the comparison with the baseline run; its gate's exit status.

@@ -14,10 +14,16 @@ module Rackbench
   #                # :no_interval, :not_measured when no verdict can be given
   #   c.to_s       # "puma threads 16 faster, 1.23x [1.15, 1.31]"
   #
-  # - a_better / b_better: the interval excludes 1.
-  # - equivalent: the interval lies within ±margin of 1 (an equivalence test).
+  # - equivalent: the equivalence interval (#equivalence_ci: level 1 - 2
+  #   alpha, 90 % beside a 95 % interval: Schuirmann's two one-sided tests,
+  #   each at alpha) lies within ±margin of 1. A difference that is real but
+  #   smaller than the margin is equivalent too, and the text says which side
+  #   it favours ("A 0.8 % lower").
+  # - a_better / b_better: otherwise, the interval excludes 1; the text says
+  #   how small the difference may be when the interval reaches into the margin.
   # - inconclusive: neither; #more_starts estimates how many more starts would
-  #   settle it at this spread.
+  #   settle it at this spread (printed only when that is within reach:
+  #   at most REACH times the starts spent; otherwise the text names the spread).
   # - errors: a throughput comparison where a side has more than ERROR_SHARE of
   #   its requests failing gets no speed verdict (a server that fails fast is
   #   not faster); its errors are the finding.
@@ -32,6 +38,7 @@ module Rackbench
   class Comparison
     MARGIN = 0.05
     ERROR_SHARE = 0.01
+    REACH = 3 # more starts worth naming: at most this many times those spent
     PERCENTILES = { "latency_p50_ms" => 50, "latency_p90_ms" => 90, "latency_p99_ms" => 99 }.freeze
     WORDS = { "requests_per_s" => "faster", "good_requests_per_s" => "faster", "latency_p50_ms" => "lower p50",
               "latency_p90_ms" => "lower p90", "latency_p99_ms" => "lower p99", "memory_mb" => "smaller" }.freeze
@@ -76,18 +83,34 @@ module Rackbench
       return :not_measured unless measured?
       return :errors if errors?
       return :no_interval if ci.level.zero?
+      return :equivalent if within_margin?
       return :a_better if ci.low > 1
       return :b_better if ci.high < 1
-      return :equivalent if within_margin?
 
       :inconclusive
     end
 
-    # The whole interval lies within ±margin of 1 (the equivalence test; an
-    # interval can also exclude 1 and still be within it: a difference too
-    # small to matter). False without an interval.
+    # The equivalence interval (level 1 - 2 alpha: two one-sided tests at
+    # alpha each) lies within ±margin of 1: the configs are equivalent, even
+    # when the interval excludes 1 (a difference too small to matter). False
+    # without an interval.
     def within_margin?
-      measured? && !ci.level.zero? && ci.low >= 1 / (1 + margin) && ci.high <= 1 + margin
+      return false unless measured? && !ci.level.zero?
+
+      eq = equivalence_ci
+      eq.low >= 1 / (1 + margin) && eq.high <= 1 + margin
+    end
+
+    # The interval the equivalence test reads: at level 1 - 2 (1 - level),
+    # with the run's sequential design at that level when it had one.
+    def equivalence_ci
+      return nil unless measured? && !ci.level.zero?
+
+      @equivalence_ci ||= begin
+        eq_level = 1 - (2 * (1 - level))
+        se, df = spread_at(eq_level)
+        StartSample::LogInterval.around(estimate_logs, StudentT.critical(eq_level, df) * se, eq_level)
+      end
     end
 
     # A verdict that says one side is better.
@@ -119,6 +142,9 @@ module Rackbench
       ((now * ((half_width / target)**2)).ceil - now).clamp(1, 10_000)
     end
 
+    # more_starts when it is within reach (at most REACH times the starts spent).
+    def reachable_more_starts = more_starts&.then { |n| n <= REACH * starts ? n : nil }
+
     def errors? = throughput? && [a, b].any? { |m| m.error_share.to_f > ERROR_SHARE }
 
     def word = WORDS.fetch(metric) { "better on #{metric}" }
@@ -128,10 +154,9 @@ module Rackbench
       when :not_measured then "not measured"
       when :errors then errors_text
       when :no_interval then "#{a.label} vs #{b.label}: #{format_ratio(ratio)} (one start each: no interval, so no verdict)"
-      when :a_better then "#{a.label} #{word}, #{format_ratio(ratio)} #{interval_text}"
-      when :b_better then "#{b.label} #{word}, #{format_ratio(1 / ratio)} #{inverse_interval_text}"
-      when :equivalent then "#{a.label} and #{b.label} equivalent within ±#{pct(margin)} " \
-                            "(#{format_ratio(ratio)} #{interval_text})"
+      when :a_better then "#{a.label} #{word}, #{format_ratio(ratio)} #{interval_text}#{small_text(ci.low)}"
+      when :b_better then "#{b.label} #{word}, #{format_ratio(1 / ratio)} #{inverse_interval_text}#{small_text(1 / ci.high)}"
+      when :equivalent then equivalent_text
       else inconclusive_text
       end
     end
@@ -139,6 +164,7 @@ module Rackbench
     def to_h
       { "a" => a.label, "b" => b.label, "metric" => metric, "ratio" => ratio, "ci" => ci&.to_a, "level" => ci&.level,
         "paired" => measured? && paired?, "starts" => measured? ? starts : nil, "margin" => margin,
+        "equivalence_ci" => equivalence_ci&.to_a,
         "p_value" => p_value, "more_starts" => more_starts, "verdict" => verdict.to_s, "text" => to_s }
     end
 
@@ -163,10 +189,34 @@ module Rackbench
     end
 
     def inconclusive_text
-      more = more_starts
-      hint = more ? "; about #{more} more start#{"s" unless more == 1} would settle ±#{pct(margin)}" : ""
-      "inconclusive between #{a.label} and #{b.label}: #{format_ratio(ratio)} #{interval_text}#{hint}"
+      "inconclusive between #{a.label} and #{b.label}: #{format_ratio(ratio)} #{interval_text}; #{limit_text}"
     end
+
+    # What would settle an inconclusive verdict: more starts when within
+    # reach, else the spread between starts that keeps it open.
+    def limit_text
+      more = reachable_more_starts
+      return "about #{more} more start#{"s" unless more == 1} would settle ±#{pct(margin)}" if more
+
+      variance = paired? ? Stats.stddev(paired_logs)**2 : [a, b].sum { |m| Stats.stddev(side_logs(m))**2 }
+      spread = Math.sqrt(Math.exp(variance) - 1)
+      "the ratio's spread between starts here is #{pct(spread)}, too wide to settle ±#{pct(margin)} within " \
+        "#{REACH * starts} more starts: see rackbench calibrate"
+    end
+
+    # "equivalent within ±5 % (1.01x [0.97, 1.04])"; a difference the
+    # interval shows but that is smaller than the margin says its side.
+    def equivalent_text
+      side = if ci.low > 1 then "; #{a.label} #{word} by #{pct(ratio - 1)}"
+             elsif ci.high < 1 then "; #{b.label} #{word} by #{pct((1 / ratio) - 1)}"
+             end
+      eq = equivalence_ci
+      "#{a.label} and #{b.label} equivalent within ±#{pct(margin)} (#{format_ratio(ratio)}, " \
+        "#{(eq.level * 100).round} % [#{format("%.3f", eq.low)}, #{format("%.3f", eq.high)}]#{side})"
+    end
+
+    # A difference whose interval reaches into the margin: how small it may be.
+    def small_text(low_ratio) = low_ratio < 1 + margin ? " (by at least #{pct(low_ratio - 1)})" : ""
 
     # The log of the ratio (better-is-above-1), or nil when it cannot be formed.
     def estimate_logs
@@ -203,11 +253,15 @@ module Rackbench
     def spread
       return @spread if defined?(@spread)
 
-      @spread = if paired?
-                  StartSample.standard_error(paired_logs, level: level, first_stage: a.first_stage, rule: a.interval_rule)
-                else
-                  welch_spread(side_logs(a), side_logs(b))
-                end
+      @spread = spread_at(level)
+    end
+
+    def spread_at(at_level)
+      return welch_spread(side_logs(a), side_logs(b)) unless paired?
+
+      options = a.interval_options
+      options = options.merge(sequential: options[:sequential].at_level(at_level)) if options[:sequential]
+      StartSample.standard_error(paired_logs, level: at_level, **options)
     end
 
     def welch_spread(a_logs, b_logs)

@@ -77,20 +77,27 @@ module Rackbench
     # beyond it: p99 needs 1,000 requests, p50 20 (per start for its interval).
     TAIL_REQUESTS = 10
 
-    attr_reader :cell, :repeats, :precision, :first_stage, :interval_rule
+    attr_reader :cell, :repeats, :precision, :first_stage, :interval_rule, :sequential
 
     # cell: a row of the cells table (Hash); repeats: [Repeat] in measured order.
     # first_stage: the starts from which the run decided how many to make
     # (RepeatPolicy#first_stage), for Stein's interval; nil when fixed.
-    # interval_rule: how intervals over starts use it (StartSample.standard_error);
-    # only Simulation's comparison of rules changes it.
-    def initialize(cell, repeats, precision: DEFAULT_PRECISION, first_stage: nil, interval_rule: :wider)
+    # sequential: the Sequential design of a run that stopped when its
+    # question was settled (RepeatPolicy#design): every interval is then its
+    # repeated confidence interval. interval_rule: how intervals over starts
+    # use these (StartSample.standard_error); only Simulation's comparison of
+    # rules changes it.
+    def initialize(cell, repeats, precision: DEFAULT_PRECISION, first_stage: nil, interval_rule: :wider, sequential: nil)
       @cell = cell
       @repeats = repeats.sort_by(&:index)
       @precision = precision || DEFAULT_PRECISION
       @first_stage = first_stage
       @interval_rule = interval_rule
+      @sequential = sequential
     end
+
+    # The interval options every interval over starts of this measurement takes.
+    def interval_options = { first_stage: first_stage, rule: interval_rule, sequential: sequential }
 
     # A cell row as rackbench 0.1 stored it (one window in "result" and
     # "resources"): a measurement of one repeat.
@@ -124,9 +131,9 @@ module Rackbench
     # Figures and intervals over server starts (StartSample): the estimate
     # always lies inside its own interval.
     def requests_per_s = ok? ? sample("requests_per_s").estimate : nil
-    def requests_per_s_ci = ok? ? sample("requests_per_s").interval(first_stage: first_stage, rule: interval_rule) : nil
+    def requests_per_s_ci = ok? ? sample("requests_per_s").interval(**interval_options) : nil
     def good_requests_per_s = ok? ? sample("good_requests_per_s").estimate || 0.0 : nil
-    def good_requests_per_s_ci = ok? ? sample("good_requests_per_s").interval(first_stage: first_stage, rule: interval_rule) : nil
+    def good_requests_per_s_ci = ok? ? sample("good_requests_per_s").interval(**interval_options) : nil
     def cv = ok? ? Stats.cv(values("requests_per_s")) : nil
 
     # A metric's per-window values grouped by server start.
@@ -185,7 +192,8 @@ module Rackbench
       return nil unless figure&.positive? && per_start && per_start.size >= 2
 
       logs = per_start.map { |us| Math.log(us) }
-      half = StudentT.critical(level, logs.size - 1) * Stats.stddev(logs) / Math.sqrt(logs.size)
+      critical = sequential ? sequential.critical(logs.size) : StudentT.critical(level, logs.size - 1)
+      half = critical * Stats.stddev(logs) / Math.sqrt(logs.size)
       StartSample::LogInterval.around(Math.log(figure), half, level)
     end
 

@@ -29,10 +29,14 @@ module Rackbench
 
     # rule: how the intervals use the starts' spread (StartSample.standard_error):
     # :wider (what rackbench reports), or :first_stage or :all_starts alone, for comparison.
-    def initialize(within_cv:, between_cv:, common_cv: 0.0, starved: 0.0, settings: {}, seed: 1, rule: :wider)
-      @sd = { window: log_sd(within_cv), own: log_sd(between_cv), common: log_sd(common_cv) }
+    # settings: a suite's (RepeatPolicy); stopping defaults to a run's (sequential).
+    # shared_cv: window noise shared by the configs of one round (a burst of
+    # another process that hits both; pairing by round cancels it).
+    def initialize(within_cv:, between_cv:, common_cv: 0.0, shared_cv: 0.0, starved: 0.0, settings: {}, seed: 1,
+                   rule: :wider)
+      @sd = { window: log_sd(within_cv), own: log_sd(between_cv), common: log_sd(common_cv), shared: log_sd(shared_cv) }
       @starved = starved.to_f
-      @settings = settings
+      @settings = { "stopping" => Suite::KEYS.fetch("stopping").default }.merge(settings)
       @seed = seed
       @rule = rule
     end
@@ -53,17 +57,24 @@ module Rackbench
         "median_ratio_half_width" => Stats.median(outcomes.filter_map { |o| o[:half_width] }.then { |w| w.empty? ? [0.0] : w }) }
     end
 
-    # One simulated comparison, as the Runner would measure it.
+    # One simulated comparison, as the Runner would measure it: sequential
+    # (the default, as in a run) looks after the first stage and every start
+    # after it and stops when RepeatPolicy#open_cells is empty; stein decides
+    # the number of starts once after the first stage.
     def trial(rng, ratio)
       policy = RepeatPolicy.new(settings)
       repeats = { a: [], b: [] }
-      starts = policy.starts
+      starts = policy.sequential? ? policy.max_starts : policy.starts
       epoch = 0
       while (epoch += 1) <= starts
         measure_start(rng, repeats, epoch, policy.windows_in_start(epoch), ratio)
-        next unless epoch == policy.starts
+        next unless epoch >= policy.starts
 
-        starts = policy.starts_needed(%i[a b].map { |k| sample(repeats[k]) })
+        if policy.sequential?
+          starts = epoch if policy.open_cells(measurements(repeats, policy)).empty?
+        elsif epoch == policy.starts
+          starts = policy.starts_needed(%i[a b].map { |k| sample(repeats[k]) })
+        end
       end
       judge(repeats, policy, ratio, starts)
     end
@@ -80,13 +91,20 @@ module Rackbench
 
     def measure_start(rng, repeats, epoch, windows, ratio)
       common = normal(rng, @sd[:common])
+      shared = Array.new(windows) { normal(rng, @sd[:shared]) }
       { a: Math.log(TRUTH_PER_S), b: Math.log(TRUTH_PER_S / ratio) }.each do |config, centre|
         own = normal(rng, @sd[:own])
-        windows.times do
-          rate = Math.exp(centre + common + own + normal(rng, @sd[:window])) * starvation(rng)
+        windows.times do |w|
+          rate = Math.exp(centre + common + own + shared[w] + normal(rng, @sd[:window])) * starvation(rng)
           round = repeats[config].size + 1
           repeats[config] << repeat(round, epoch, rate)
         end
+      end
+    end
+
+    def measurements(repeats, policy)
+      %i[a b].map do |k|
+        Measurement.new({ "label" => k.to_s, "status" => "ok" }, repeats[k], **policy.interval_options, interval_rule: @rule)
       end
     end
 
@@ -105,12 +123,8 @@ module Rackbench
     def sample(list) = StartSample.of(list, start_of: :deployment.to_proc, value_of: :requests_per_s.to_proc)
 
     def judge(repeats, policy, ratio, starts)
-      a, b = %i[a b].map do |k|
-        Measurement.new({ "label" => k.to_s, "status" => "ok" }, repeats[k], precision: policy.precision,
-                                                                             first_stage: policy.first_stage,
-                                                                             interval_rule: @rule)
-      end
-      comparison = Comparison.new(a, b, margin: settings.fetch("margin", Comparison::MARGIN))
+      a, b = measurements(repeats, policy)
+      comparison = Comparison.new(a, b, margin: policy.margin)
       verdict = comparison.verdict
       wrong = [(:b_better if ratio >= 1), (:a_better if ratio <= 1)].compact
       ci = comparison.ci

@@ -50,8 +50,9 @@ module Rackbench
     # The `level` interval of the estimate; nil with fewer than two starts (one
     # start says nothing about the next). first_stage and rule: see
     # .standard_error.
-    def interval(level: Stats::LEVEL, first_stage: nil, rule: :wider)
-      se, df = self.class.standard_error(start_logs, level: level, first_stage: first_stage, rule: rule)
+    def interval(level: Stats::LEVEL, first_stage: nil, rule: :wider, sequential: nil)
+      se, df = self.class.standard_error(start_logs, level: level, first_stage: first_stage, rule: rule,
+                                                     sequential: sequential)
       return nil unless se
 
       LogInterval.around(Stats.mean(start_logs), StudentT.critical(level, df) * se, level)
@@ -70,13 +71,22 @@ module Rackbench
     # Either alone fails on this machine (doc/calibrate.md has the figures).
     # rule: :wider (what rackbench reports); :first_stage or :all_starts
     # (either alone, for Simulation's comparison).
-    def self.standard_error(logs, level: Stats::LEVEL, first_stage: nil, rule: :wider)
+    #
+    # A sequential run (sequential: its Sequential design; the Runner looked
+    # after every start and stopped when the question was settled): every
+    # start's spread, widened so that the `level` critical value gives the
+    # repeated confidence interval of the look after n starts (Sequential#critical):
+    # the standard error times critical(n) / t(level, n - 1). The p-value from
+    # it is the look's nominal test, so Holm's correction stays conservative.
+    def self.standard_error(logs, level: Stats::LEVEL, first_stage: nil, rule: :wider, sequential: nil)
       raise ArgumentError, "rule: one of #{RULES.join(", ")}, got #{rule.inspect}" unless RULES.include?(rule)
 
       n = logs.size
       return nil if n < 2
 
       every = [Stats.stddev(logs) / Math.sqrt(n), n - 1]
+      return [every[0] * sequential.critical(n) / StudentT.critical(level, n - 1), n - 1] if sequential && rule != :all_starts
+
       return every if rule == :all_starts || !(first_stage && first_stage >= 2 && first_stage < n)
 
       stein = [Stats.stddev(logs.first(first_stage)) / Math.sqrt(n), first_stage - 1]

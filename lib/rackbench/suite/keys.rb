@@ -66,14 +66,26 @@ module Rackbench
       # ratio's interval lies within ±margin of 1 are "equivalent".
       key("repeats", %i[one_of whole], values: ["auto"], min: 1, default: "auto",
                                        doc: "auto, or a whole number of windows per cell"),
-      key("deployments", :whole, min: 1, default: 4, doc: "server starts of the first stage (fixed: starts in all)"),
+      key("deployments", :whole, min: 1, default: 3,
+                                 doc: "server starts before the first look (stein: of the first stage; fixed: in all)"),
       key("windows", :whole, min: 1, default: 2, doc: "windows per server start (auto)"),
-      key("max_deployments", :whole, min: 1, default: 10, doc: "server starts auto stops at"),
+      key("max_deployments", :whole, min: 1, default: 12, doc: "server starts auto stops at"),
       duration("max_cell_s", "seconds of load per cell beyond which auto adds no start", default: 60),
       key("precision", :number, above: 0, max: 0.99, default: 0.05,
                                 doc: "the throughput interval's half-width auto aims for (0.05: ±5 %)"),
       key("margin", :number, above: 0, max: 0.99, default: 0.05,
                              doc: "configs within ±margin of each other are equivalent (0.05: ±5 %)"),
+      duration("budget_s", "wall time auto may spend: starts go to the comparisons still open until it is spent"),
+      key("spending", :one_of, values: Sequential::SPENDING.map(&:to_s), default: "pocock",
+                               doc: "how a sequential run spends its 5 % over its looks: pocock (early stops), " \
+                                    "obrien_fleming (keeps it for the last looks) or constant"),
+      key("stopping", :one_of, values: RepeatPolicy::STOPPING, default: "sequential",
+                               doc: "auto stops a block when its comparison is settled (sequential), or as Stein decided " \
+                                    "after the first stage (stein)"),
+      key("duet", :boolean, default: false,
+                            doc: "load the configs of a round at the same time on the same CPUs with equal CPU " \
+                                 "shares, so interference hits both alike (their ratio is cost per request under " \
+                                 "a fair share; not for IO-bound cells)"),
       key("order", :one_of, values: Schedule::ORDERS, doc: "the order cells run in"),
       key("seed", :whole, doc: "the seed of order: random"),
       duration("drain_timeout_s", "seconds to wait for a server to go idle", { min: 0 }, default: 30),

@@ -20,6 +20,16 @@ module Rackbench
     Cell = Struct.new(:index, :server_index, :server_config, :endpoint, :concurrency, :rate, :key, keyword_init: true) do
       def server_name = server_config["server"]
       def level = [concurrency, rate]
+
+      # Open loop's arrivals: the suite's (chosen), or (auto) Poisson in a rate sweep.
+      def arrivals(chosen)
+        if chosen.nil? || chosen == "auto"
+          rate ? "poisson" : "uniform"
+        else
+          chosen
+        end
+      end
+
       def label = key.label
     end
 

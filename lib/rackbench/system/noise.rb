@@ -35,8 +35,12 @@ module Rackbench
     # used meanwhile; known_pids: their pids. The load generator is
     # rackbench's child, so it shows in Process.times' children's time once
     # reaped; rackbench's own time is subtracted too.
-    # busiest: how many of the other processes to name.
-    def stop(known_cpu_s:, known_pids: [], busiest: BUSIEST)
+    # busiest: how many of the other processes to name. partner_pids: the
+    # trees of servers loaded at the same time on purpose (a duet): their CPU
+    # is known too, not another process's.
+    def stop(known_cpu_s:, known_pids: [], busiest: BUSIEST, partner_pids: [])
+      known_cpu_s = known_cpu_s.to_f + tree_cpu_s(partner_pids) unless partner_pids.empty?
+      known_pids += partner_pids
       window_s = now - @started
       delta = Procfs.cpu_times(@cpus, proc_dir: @proc_dir).filter_map { |id, t| @cpu[id] && (t - @cpu[id]) }
       times = Process.times
@@ -73,6 +77,18 @@ module Rackbench
       end
       used.select { |_, cpu_s| cpu_s > BUSIEST_MIN_SHARE * window_s }.max_by(count) { |_, cpu_s| cpu_s }.map do |stat, cpu_s|
         { "command" => stat.comm, "pid" => stat.pid, "cpu_percent" => (cpu_s / window_s * 100).round(1) }
+      end
+    end
+
+    # CPU seconds the trees of pids used since #start (a process started since counts whole).
+    def tree_cpu_s(pids)
+      stats = Procfs.process_stats(@proc_dir).to_h { |stat| [stat.pid, stat] }
+      children = Hash.new { |h, k| h[k] = [] }
+      stats.each_value { |stat| children[stat.ppid] << stat.pid }
+      Sampler.descendants(pids.select { |pid| stats.key?(pid) }, children).sum do |pid|
+        before = @processes[pid]
+        stat = stats[pid]
+        before && before.start_ticks == stat.start_ticks ? stat.cpu_s - before.cpu_s : stat.cpu_s
       end
     end
 

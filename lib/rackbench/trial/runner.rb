@@ -61,8 +61,8 @@ module Rackbench
       @listener = listener
       @engine = Engines.fetch(suite["engine"]).new
       @pinning = Pinning.choose(enabled: suite["pin"])
-      @policy = RepeatPolicy.new(suite.data)
       @schedule = Schedule.new(order: suite["order"], seed: suite["seed"] || Schedule.new_seed)
+      @policy = RepeatPolicy.new(settings)
       @window = Window.new(engine: @engine, supervisor: supervisor, pinning: @pinning)
     end
 
@@ -84,17 +84,22 @@ module Rackbench
         own_app.setup!(supervisor, File.join(@run["dir"], "setup"), @service_env, log_root: store.dir)
         fail_unavailable
         run_starts
+        store.merge_settings(@run["id"], "budget_spent_after_starts" => @budget.spent_after) if @budget&.spent_after
         status = "finished"
       ensure
         retire(@live.keys)
         @services&.each { |s| s.stop(supervisor) }
         @fleet&.close
         supervisor.stop_all
+        @duet&.close
         store.finish_run(@run["id"], status, ended_by: $ERROR_INFO) # what stopped the run: nil once finished
       end
       emit(:run_finished, store.run(@run["id"]))
       @run["id"]
     end
+
+    # What the run will cost, said before anything starts (RunEstimate).
+    def estimate = RunEstimate.new(plan, policy, schedule)
 
     private
 
@@ -109,8 +114,11 @@ module Rackbench
       @epoch_first_round = {}
     end
 
-    # The suite's data plus what this run decided: the seed it drew.
-    def settings = suite.data.merge("seed" => schedule.seed)
+    # The suite's data plus what this run decided: the seed it drew, and how
+    # auto stops (stored, so reports of older runs keep their own rule).
+    def settings
+      suite.data.merge("seed" => schedule.seed, "stopping" => suite["stopping"] || Suite::KEYS.fetch("stopping").default)
+    end
 
     def machine
       found = Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version,
@@ -158,13 +166,17 @@ module Rackbench
 
     # --- order ------------------------------------------------------------
 
-    # Starts until every block has the starts it needs (known after the
-    # first stage); then every cell still open is finished.
+    # Starts until every block is settled (sequential: looked at after each
+    # start from the first stage's last) or has the starts Stein asked for;
+    # then every cell still open is finished.
     def run_starts
       epoch = 0
-      run_epoch(epoch) while (epoch += 1) <= [policy.starts, *@starts_needed.values].max
+      @budget = Budget.new(suite["budget_s"])
+      run_epoch(epoch) while (epoch += 1) <= last_epoch && @budget.allows?(epoch)
       @states.each_value { |state| finish_cell(state.cell) }
     end
+
+    def last_epoch = policy.sequential? ? policy.max_starts : [policy.starts, *@starts_needed.values].max
 
     def run_epoch(epoch)
       units.each do |blocks|
@@ -180,7 +192,7 @@ module Rackbench
 
     def block_key(block) = block.cells.map(&:index)
 
-    def starts_for(block) = @starts_needed.fetch(block_key(block), policy.starts)
+    def starts_for(block) = @starts_needed.fetch(block_key(block)) { policy.sequential? ? policy.max_starts : policy.starts }
 
     def wants_start?(block, epoch) = active(block).any? && epoch <= starts_for(block)
 
@@ -201,8 +213,16 @@ module Rackbench
     def run_block(block, epoch)
       deploy_side_by_side(block, epoch)
       fill_rounds(block, (1..epoch).sum { |e| policy.windows_in_start(e) }, epoch)
-      decide_starts(block) if epoch == policy.starts
+      if policy.sequential? then settle(block) if epoch >= policy.starts
+      elsif epoch == policy.starts then decide_starts(block)
+      end
       active(block).each { |c| finish_cell(c) } if epoch >= starts_for(block)
+    end
+
+    # Sequential: the block's question looked at after this start; the cells
+    # it no longer needs (all, once settled) are finished.
+    def settle(block)
+      policy.settled_cells(active(block), ->(cell) { @states[cell.index].repeats }).each { |c| finish_cell(c) }
     end
 
     # Stein's decision, once per block, from the first stage's starts.
@@ -227,7 +247,10 @@ module Rackbench
       round = (@rounds[key] += 1)
       first = (@epoch_first_round[[key, epoch]] ||= round)
       turn = Schedule.turn(epoch: epoch, round_in_epoch: round - first)
-      schedule.round_order(cells, round, turn: turn).each { |cell| measure_repeat(cell, round, epoch) }
+      ordered = schedule.round_order(cells, round, turn: turn)
+      return measure_duet(ordered, round, epoch) if duet?(ordered)
+
+      ordered.each { |cell| measure_repeat(cell, round, epoch) }
     end
 
     # Every config of the block is started before any of them is measured,
@@ -245,26 +268,75 @@ module Rackbench
 
     # --- one repeat -------------------------------------------------------
 
-    def measure_repeat(cell, round, epoch)
-      state = @states[cell.index]
-      return if state.done
+    # One window about to be measured: its cell, live deployment, load and folder.
+    Prepared = Struct.new(:cell, :live, :load, :dir, :number, :warmed, keyword_init: true)
 
-      live = live_for(cell, epoch) or return
+    def measure_repeat(cell, round, epoch)
+      window = prepare(cell, epoch) or return
+      trial = window.live.trial
+      repeat = trial.measure(window.load, dir: window.dir, dependencies: dependencies, neighbours: neighbours(window.live),
+                                          log_name: "#{@engine.name}-r#{window.number}.out")
+      measured(window, repeat, round)
+    rescue ServiceError, ConfigError => e
+      window_failed(cell, e, window&.live)
+    end
+
+    # The window's deployment checked (its answers, then idle), and, on the
+    # cell's first window of the start, warmed up: nil when the cell is done
+    # or its deployment could not start.
+    def prepare(cell, epoch)
+      state = @states[cell.index]
+      return nil if state.done
+
+      live = live_for(cell, epoch) or return nil
       trial = live.trial
       trial.verify!(cell.endpoint, timeout_s: suite["timeout_s"])
       drain = trial.drain(path: drain_path(cell), timeout_s: suite["drain_timeout_s"])
-      n = state.repeats.size + 1
-      first, steady, load = window_load(live, cell, n)
+      number = state.repeats.size + 1
+      first, steady, load = window_load(live, cell, number)
       cell_dir = File.join(trial.dir, "c#{cell.index}").tap { |d| FileUtils.mkdir_p(d) }
-      warmed = prepare_window(load, drain, trial.server, File.join(cell_dir, "reset-r#{n}"), first: first, steady: steady)
-      neighbours = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.trial.pids }
-      repeat = trial.measure(load, dir: cell_dir, dependencies: dependencies, neighbours: neighbours,
-                                   log_name: "#{@engine.name}-r#{n}.out")
-      warmed!(live, cell, repeat, warmed)
-      keep(state, live, repeat, round, load)
+      warmed = prepare_window(load, drain, trial.server, File.join(cell_dir, "reset-r#{number}"), first: first, steady: steady)
+      Prepared.new(cell: cell, live: live, load: load, dir: cell_dir, number: number, warmed: warmed)
     rescue ServiceError, ConfigError => e
-      fail_cell(cell, e.message, e.respond_to?(:log_tail) ? e.log_tail : nil, live&.trial)
+      window_failed(cell, e, live)
+      nil
+    end
+
+    def neighbours(live) = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.trial.pids }
+
+    def measured(window, repeat, round)
+      warmed!(window.live, window.cell, repeat, window.warmed)
+      keep(@states[window.cell.index], window.live, repeat, round, window.load)
+    end
+
+    def window_failed(cell, error, live)
+      fail_cell(cell, error.message, error.respond_to?(:log_tail) ? error.log_tail : nil, live&.trial)
       retire([live.key]) if live && !live.trial.alive?
+    end
+
+    # --- duet ----------------------------------------------------------------
+
+    # duet: true measures the configs of a round at the same time (Duet),
+    # only where every config runs on this machine.
+    def duet?(cells) = suite["duet"] && cells.size >= 2 && !schedule.sequential? && @fleet.nil?
+
+    # Each cell prepared in turn (checked, warmed up), every server drained,
+    # then every window loaded at once; the repeats kept in the round's order.
+    def measure_duet(cells, round, epoch)
+      windows = cells.filter_map { |cell| prepare(cell, epoch) }.select { |w| drained?(w) }
+      @duet ||= Duet.new(dependencies: dependencies, log_name: ->(w) { "#{@engine.name}-r#{w.number}.out" })
+      @duet.measure(windows).each do |window, repeat, error|
+        error ? window_failed(window.cell, error, window.live) : measured(window, repeat, round)
+      end
+    end
+
+    # Every partner idle before any is loaded; a server that never drains fails its cell.
+    def drained?(window)
+      window.live.trial.drain(path: drain_path(window.cell), timeout_s: suite["drain_timeout_s"]).wait
+      true
+    rescue ServiceError => e
+      window_failed(window.cell, e, window.live)
+      false
     end
 
     # Whether this is the cell's first window on the start, whether it warms
@@ -304,18 +376,10 @@ module Rackbench
     def load_for(trial, cell, warmup_s:, window:)
       traffic = Traffic.new(cell.endpoint)
       Engines::Load.new(target: trial.target(traffic.path), concurrency: cell.concurrency, threads: suite["client_threads"],
-                        duration_s: suite["duration_s"], warmup_s: warmup_s,
-                        requests: suite["requests"], timeout_s: suite["timeout_s"],
-                        rate: cell.rate || suite["rate"], keepalive: suite["keepalive"], traffic: traffic,
-                        request_start: suite["explain"], arrivals: arrivals(cell), seed: schedule.window_seed(window))
-    end
-
-    # Open loop's arrivals: the suite's, or (auto) Poisson in a rate sweep.
-    def arrivals(cell)
-      chosen = suite["arrivals"]
-      return chosen unless chosen.nil? || chosen == "auto"
-
-      cell.rate ? "poisson" : "uniform"
+                        duration_s: suite["duration_s"], warmup_s: warmup_s, requests: suite["requests"],
+                        timeout_s: suite["timeout_s"], rate: cell.rate || suite["rate"], keepalive: suite["keepalive"],
+                        traffic: traffic, request_start: suite["explain"], arrivals: cell.arrivals(suite["arrivals"]),
+                        seed: schedule.window_seed(window))
     end
 
     def emit(event, *args)

@@ -101,9 +101,13 @@ module Rackbench
     # One measured window of load (drained first once #drain was called; with
     # explain, the probe's records of it too); neighbours: pids of the trials
     # running beside this one; dependencies: what the app depends on (Dependency).
-    def measure(load, dir:, neighbours: [], dependencies: [], log_name: nil)
-      @window.measure(deployment, load, dir: dir, drain: @drain, neighbours: neighbours, dependencies: dependencies,
-                                        log_name: log_name, probe_dir: @probe_dir)
+    # drained: true when the caller drained the server just before (a duet
+    # drains every partner first, then loads them all at once).
+    # partners, start_line: a duet's (Window#measure).
+    def measure(load, dir:, neighbours: [], dependencies: [], log_name: nil, partners: [], drained: false, start_line: nil)
+      @window.measure(deployment, load, dir: dir, drain: drained ? nil : @drain, neighbours: neighbours,
+                                        dependencies: dependencies, log_name: log_name, probe_dir: @probe_dir,
+                                        partners: partners, start_line: start_line)
     end
 
     def stop

@@ -38,9 +38,14 @@ module Rackbench
     # records of the measured window go into the repeat's resources["explain"].
     # dependencies: what the app depends on (Dependency: its services, its
     # database), sampled beside the server into resources["dependencies"].
-    def measure(deployment, load, dir:, drain: nil, dependencies: [], neighbours: [], log_name: nil, probe_dir: nil)
+    # partners: pids of servers loaded at the same time on purpose (a duet):
+    # the drain does not wait for them, and their CPU is not another process's.
+    # start_line: a StartLine the duet's windows wait at, just before their loads begin.
+    def measure(deployment, load, dir:, drain: nil, dependencies: [], neighbours: [], log_name: nil, probe_dir: nil,
+                partners: [], start_line: nil)
       log_name ||= "#{@engine.name}.out"
-      around = { dir: dir, drain: drain, dependencies: dependencies, neighbours: neighbours }
+      around = { dir: dir, drain: drain, dependencies: dependencies, neighbours: neighbours, partners: partners,
+                 start_line: start_line }
       boot = deployment.boot_samples # the deployment's first window: its memory from the server's start
       run = run_once(deployment, load, around, log_name)
       if starved?(deployment, run)
@@ -61,6 +66,7 @@ module Rackbench
       deps = DependencySampler.new(around[:dependencies]).start
       noise = Noise.new(cpus: measured_cpus).start
       sampler = deployment.sampler.start
+      around[:start_line]&.wait
       started_us = Probe::Window.now_us
       begin
         result = @engine.run(load, supervisor: @supervisor, dir: around[:dir], cpus: @pinning.client_cpus, log_name: log_name)
@@ -70,8 +76,10 @@ module Rackbench
         used = deps.stop(from_s: measured_from_s)
       end
       server_cpu_s = samples.last.cpu_s - samples.first.cpu_s
-      noise_h = noise.stop(known_cpu_s: server_cpu_s + deps.cpu_s, known_pids: deployment.pids + deps.pids)
+      noise_h = noise.stop(known_cpu_s: server_cpu_s + deps.cpu_s, known_pids: deployment.pids + deps.pids,
+                           partner_pids: around[:partners])
       noise_h["neighbours_cpu_share"] = drain&.neighbours_busy
+      noise_h["load_started_us"] = started_us
       Run.new(result: result, noise: noise_h, samples: samples, used: used, drain_s: drain_s, started_us: started_us,
               measured_from_s: measured_from_s)
     end

@@ -28,11 +28,11 @@ module Rackbench
       def statistics(parser, overrides)
         parser.on("--repeats N", "windows per cell: a number, or auto (default: server starts until the interval " \
                                  "is within --precision)") { |n| overrides["repeats"] = n == "auto" ? n : Integer(n) }
-        parser.on("--deployments N", Integer, "server starts of the first stage (default 4)") do |n|
+        parser.on("--deployments N", Integer, "server starts before the first look (default 3)") do |n|
           overrides["deployments"] = n
         end
         parser.on("--windows N", Integer, "windows per server start (default 2)") { |n| overrides["windows"] = n }
-        parser.on("--max-deployments N", Integer, "cap of server starts per cell (default 10)") do |n|
+        parser.on("--max-deployments N", Integer, "cap of server starts per cell (default 12)") do |n|
           overrides["max_deployments"] = n
         end
         parser.on("--precision SHARE", Float, "target half-width of the throughput interval (default 0.05)") do |p|
@@ -41,6 +41,18 @@ module Rackbench
         parser.on("--margin SHARE", Float, "configs within ±margin are 'equivalent' (default 0.05)") do |m|
           overrides["margin"] = m
         end
+        parser.on("--budget TIME", "wall time to spend, e.g. 20m, 90s or 1h: starts go to the comparisons still " \
+                                   "open until it is spent") { |t| overrides["budget_s"] = wall_seconds(t, "--budget") }
+      end
+
+      # "20m", "90s", "1h" or plain seconds, as seconds; ConfigError naming the option otherwise.
+      def wall_seconds(text, option)
+        m = text.to_s.strip.match(/\A(\d+(?:\.\d+)?)\s*(s|m|h)?\z/) or
+          raise ConfigError, "#{option}: cannot read #{text.inspect}; write e.g. 90s, 20m or 1h"
+        value = m[1].to_f * { nil => 1, "s" => 1, "m" => 60, "h" => 3600 }.fetch(m[2])
+        raise ConfigError, "#{option} must be more than 0, got #{text.inspect}" unless value.positive?
+
+        value
       end
     end
   end

@@ -48,6 +48,10 @@ module Rackbench
       class << self
         # Servers run by this Ruby can turn YJIT on (JRuby's cannot).
         def supports_yjit? = true
+
+        # Seconds a start of this server typically takes to be ready here, for
+        # a run's estimate before it starts (RunEstimate); a JVM's is longer.
+        def typical_boot_s = 1.5
         def yjit_available? = defined?(RubyVM::YJIT) ? true : false
 
         # The configs `rackbench tune` tries (Tune::Space): knob => values,

@@ -33,7 +33,7 @@ module Rackbench
           "server_command" => trial&.commands, "engine_command" => repeats.last&.result&.command,
           "started_at" => repeats.first&.started_at || Time.now.utc.iso8601(3)
         )
-        measurement = Measurement.new(row, repeats, precision: policy.precision, first_stage: policy.first_stage)
+        measurement = Measurement.new(row, repeats, **policy.interval_options)
         store.add_cell(@run["id"], row.merge(summary(measurement)))
         emit(:cell_finished, cell, measurement)
       end

@@ -19,6 +19,8 @@ module Rackbench
       class << self
         def jruby_path = Executable.find(JRUBY)
 
+        def typical_boot_s = 20.0
+
         def gem_home = File.join(ROOT, "vendor", "jruby", server_name)
 
         def gem_spec(name = gem_name)
