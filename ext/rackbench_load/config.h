@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "answer.h"
+#include "clients.h"
 #include "net.h"
 
 struct mix_endpoint;
@@ -18,14 +20,14 @@ struct mix_endpoint;
 #define CONFIG_DEFAULT_TIMEOUT_NS (2ULL * 1000000000ULL)
 #define CONFIG_DEFAULT_INTERVAL_NS (1ULL * 1000000000ULL)
 #define CONFIG_DEFAULT_GRACE_NS (1ULL * 1000000000ULL)
-#define CONFIG_MAX_EXPECT_STATUS 32
 
 typedef struct config {
     int argc;
     char **argv;                /* the exact arguments, for the record */
     const char *url;
     net_target_t target;
-    uint64_t connections;
+    uint64_t connections;       /* full-speed connections (-c) */
+    clients_slow_t slow;        /* --slow-connections, --slow-send, --slow-read */
     int threads;
     uint64_t duration_ns;       /* counted window; UINT64_MAX with -n alone */
     uint64_t warmup_ns;         /* load applied before the counted window */
@@ -44,10 +46,7 @@ typedef struct config {
     int header_count;
     const char **paths;         /* --path list, taken in turn; or the URL's */
     int path_count;
-    int expect_status[CONFIG_MAX_EXPECT_STATUS];
-    int expect_status_count;
-    const char *expect_body;
-    size_t expect_body_len;
+    answer_t expect;            /* --expect-status, --expect-body: the check each answer is held to */
     int json;
     int allow_remote;
     int request_start;          /* --request-start: stamp each request with X-Request-Start */
@@ -61,5 +60,11 @@ typedef struct config {
     struct mix_endpoint *endpoints;
     int endpoint_count;
 } config_t;
+
+/* Every connection: the full-speed ones and the slow ones. */
+static inline uint64_t config_connections(const config_t *cfg)
+{
+    return cfg->connections + cfg->slow.connections;
+}
 
 #endif

@@ -46,6 +46,8 @@ void http_parser_init(http_parser_t *p, int head_request)
     p->remaining = 0;
     p->bytes = 0;
     p->header_bytes = 0;
+    p->body_bytes = 0;
+    p->encoding = HTTP_IDENTITY;
     p->error = NULL;
     p->line_len = 0;
     p->expect_found = 0;
@@ -229,6 +231,11 @@ static int http_parse_header(http_parser_t *p, const char *s, size_t n)
             p->chunked = 1;
         else
             p->chunked = -1; /* some other coding: body runs until close */
+    } else if (name_len == 16 && strncasecmp(s, "content-encoding", 16) == 0) {
+        if (vlen == 4 && strncasecmp(v, "gzip", 4) == 0)
+            p->encoding = HTTP_GZIP;
+        else if (!(vlen == 8 && strncasecmp(v, "identity", 8) == 0) && vlen)
+            p->encoding = HTTP_OTHER_ENCODING;
     } else if (name_len == 10 && strncasecmp(s, "connection", 10) == 0) {
         if (http_has_token(v, vlen, "close"))
             p->conn_close = 1;
@@ -298,6 +305,34 @@ static void http_expect_feed(http_parser_t *p, const char *data, size_t n)
     }
 }
 
+/* n body bytes: searched (--expect-body), counted, and their first two and last four kept (gzip). */
+static void http_body_feed(http_parser_t *p, const char *data, size_t n)
+{
+    http_expect_feed(p, data, n);
+    for (size_t i = 0; p->body_bytes + i < 2 && i < n; i++)
+        p->gzip_head[p->body_bytes + i] = (unsigned char)data[i];
+    if (n >= 4) {
+        memcpy(p->gzip_tail, data + n - 4, 4);
+    } else {
+        memmove(p->gzip_tail, p->gzip_tail + n, 4 - n);
+        memcpy(p->gzip_tail + 4 - n, data, n);
+    }
+    p->body_bytes += n;
+}
+
+uint64_t http_parser_decoded_bytes(const http_parser_t *p, int *decoded)
+{
+    *decoded = 1;
+    if (p->encoding == HTTP_IDENTITY)
+        return p->body_bytes;
+    /* gzip: 10 bytes of header, the deflate data, CRC32 and ISIZE (RFC 1952) */
+    if (p->encoding == HTTP_GZIP && p->body_bytes >= 18 && p->gzip_head[0] == 0x1f && p->gzip_head[1] == 0x8b)
+        return (uint64_t)p->gzip_tail[0] | (uint64_t)p->gzip_tail[1] << 8 | (uint64_t)p->gzip_tail[2] << 16 |
+               (uint64_t)p->gzip_tail[3] << 24;
+    *decoded = 0;
+    return p->body_bytes;
+}
+
 /* The blank line after the headers: decide how the body is delimited. */
 static int http_headers_done(http_parser_t *p)
 {
@@ -335,103 +370,105 @@ static int http_headers_done(http_parser_t *p)
     return HTTP_NEED_MORE;
 }
 
+/* A step of http_parser_feed that leaves the response unfinished: go on with the rest of the piece. */
+#define HTTP_GO_ON 2
+
+/* The status line or a header line (or the blank line that ends them). */
+static int http_feed_head(http_parser_t *p, const char *buf, size_t len, size_t *pos)
+{
+    const char *line;
+    size_t line_len, before = *pos;
+    int rc = http_take_line(p, buf, len, pos, &line, &line_len);
+    p->header_bytes += *pos - before;
+    p->bytes += *pos - before;
+    if (rc < 0 || p->header_bytes > HTTP_HEADERS_MAX_BYTES)
+        return http_fail(p, "header line or headers too long");
+    if (rc == 0)
+        return HTTP_GO_ON;
+    if (p->state == HTTP_S_STATUS) {
+        if (http_parse_status(p, line, line_len) < 0)
+            return http_fail(p, "bad status line");
+        p->state = HTTP_S_HEADER;
+    } else if (line_len == 0) {
+        if (http_headers_done(p) == HTTP_DONE)
+            return HTTP_DONE;
+    } else if (http_parse_header(p, line, line_len) < 0) {
+        return http_fail(p, "bad header line");
+    }
+    return HTTP_GO_ON;
+}
+
+/* Body bytes: of a known length or a chunk's, or until the connection closes. */
+static int http_feed_body(http_parser_t *p, const char *buf, size_t len, size_t *pos)
+{
+    size_t n = len - *pos;
+    if (p->state == HTTP_S_BODY_CLOSE) {
+        http_body_feed(p, buf + *pos, n);
+        p->bytes += n;
+        *pos = len;
+        return HTTP_GO_ON;
+    }
+    if ((uint64_t)n > p->remaining)
+        n = (size_t)p->remaining;
+    http_body_feed(p, buf + *pos, n);
+    *pos += n;
+    p->bytes += n;
+    p->remaining -= n;
+    if (p->remaining)
+        return HTTP_GO_ON;
+    if (p->state == HTTP_S_BODY_LENGTH) {
+        p->state = HTTP_S_DONE;
+        return HTTP_DONE;
+    }
+    p->state = HTTP_S_CHUNK_END;
+    return HTTP_GO_ON;
+}
+
+/* A chunk's size line, the line ending its data, or a trailer line. */
+static int http_feed_chunk_line(http_parser_t *p, const char *buf, size_t len, size_t *pos)
+{
+    const char *line;
+    size_t line_len, before = *pos;
+    int rc = http_take_line(p, buf, len, pos, &line, &line_len);
+    p->bytes += *pos - before;
+    if (rc < 0)
+        return http_fail(p, "chunk line too long");
+    if (rc == 0)
+        return HTTP_GO_ON;
+    if (p->state == HTTP_S_CHUNK_SIZE) {
+        if (http_parse_chunk_size(p, line, line_len) < 0)
+            return http_fail(p, "bad chunk size");
+        p->state = p->remaining ? HTTP_S_CHUNK_DATA : HTTP_S_TRAILER;
+    } else if (p->state == HTTP_S_CHUNK_END) {
+        if (line_len != 0)
+            return http_fail(p, "chunk longer than its size");
+        p->state = HTTP_S_CHUNK_SIZE;
+    } else if (line_len == 0) {
+        p->state = HTTP_S_DONE;
+        return HTTP_DONE;
+    }
+    return HTTP_GO_ON;
+}
+
 int http_parser_feed(http_parser_t *p, const char *buf, size_t len, size_t *consumed)
 {
     size_t pos = 0;
-    const char *line;
-    size_t line_len;
-    int rc;
-
     while (pos < len) {
-        size_t before = pos;
+        int rc;
         switch (p->state) {
         case HTTP_S_STATUS:
-        case HTTP_S_HEADER:
-            rc = http_take_line(p, buf, len, &pos, &line, &line_len);
-            p->header_bytes += pos - before;
-            p->bytes += pos - before;
-            if (rc < 0 || p->header_bytes > HTTP_HEADERS_MAX_BYTES) {
-                *consumed = pos;
-                return http_fail(p, "header line or headers too long");
-            }
-            if (rc == 0)
-                break;
-            if (p->state == HTTP_S_STATUS) {
-                if (http_parse_status(p, line, line_len) < 0) {
-                    *consumed = pos;
-                    return http_fail(p, "bad status line");
-                }
-                p->state = HTTP_S_HEADER;
-            } else if (line_len == 0) {
-                if (http_headers_done(p) == HTTP_DONE) {
-                    *consumed = pos;
-                    return HTTP_DONE;
-                }
-            } else if (http_parse_header(p, line, line_len) < 0) {
-                *consumed = pos;
-                return http_fail(p, "bad header line");
-            }
-            break;
-
+        case HTTP_S_HEADER: rc = http_feed_head(p, buf, len, &pos); break;
         case HTTP_S_BODY_LENGTH:
-        case HTTP_S_CHUNK_DATA: {
-            size_t n = len - pos;
-            if ((uint64_t)n > p->remaining)
-                n = (size_t)p->remaining;
-            http_expect_feed(p, buf + pos, n);
-            pos += n;
-            p->bytes += n;
-            p->remaining -= n;
-            if (p->remaining == 0) {
-                if (p->state == HTTP_S_BODY_LENGTH) {
-                    p->state = HTTP_S_DONE;
-                    *consumed = pos;
-                    return HTTP_DONE;
-                }
-                p->state = HTTP_S_CHUNK_END;
-            }
-            break;
-        }
-
-        case HTTP_S_BODY_CLOSE:
-            http_expect_feed(p, buf + pos, len - pos);
-            p->bytes += len - pos;
-            pos = len;
-            break;
-
+        case HTTP_S_CHUNK_DATA:
+        case HTTP_S_BODY_CLOSE: rc = http_feed_body(p, buf, len, &pos); break;
         case HTTP_S_CHUNK_SIZE:
         case HTTP_S_CHUNK_END:
-        case HTTP_S_TRAILER:
-            rc = http_take_line(p, buf, len, &pos, &line, &line_len);
-            p->bytes += pos - before;
-            if (rc < 0) {
-                *consumed = pos;
-                return http_fail(p, "chunk line too long");
-            }
-            if (rc == 0)
-                break;
-            if (p->state == HTTP_S_CHUNK_SIZE) {
-                if (http_parse_chunk_size(p, line, line_len) < 0) {
-                    *consumed = pos;
-                    return http_fail(p, "bad chunk size");
-                }
-                p->state = p->remaining ? HTTP_S_CHUNK_DATA : HTTP_S_TRAILER;
-            } else if (p->state == HTTP_S_CHUNK_END) {
-                if (line_len != 0) {
-                    *consumed = pos;
-                    return http_fail(p, "chunk longer than its size");
-                }
-                p->state = HTTP_S_CHUNK_SIZE;
-            } else if (line_len == 0) {
-                p->state = HTTP_S_DONE;
-                *consumed = pos;
-                return HTTP_DONE;
-            }
-            break;
-
-        default:
+        case HTTP_S_TRAILER: rc = http_feed_chunk_line(p, buf, len, &pos); break;
+        default: rc = http_fail(p, "data after the end of the response"); break;
+        }
+        if (rc != HTTP_GO_ON) {
             *consumed = pos;
-            return http_fail(p, "data after the end of the response");
+            return rc;
         }
     }
     *consumed = pos;

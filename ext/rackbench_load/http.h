@@ -30,6 +30,12 @@
 /* Longest --expect-body substring. */
 #define HTTP_EXPECT_MAX_BYTES 256
 
+enum http_encoding {
+    HTTP_IDENTITY = 0,  /* no Content-Encoding (or identity) */
+    HTTP_GZIP,          /* Content-Encoding: gzip */
+    HTTP_OTHER_ENCODING /* any other coding (br, deflate, ...) */
+};
+
 enum http_result {
     HTTP_NEED_MORE = 0, /* everything consumed, response not complete */
     HTTP_DONE = 1,      /* a full response ended; *consumed says where */
@@ -50,6 +56,10 @@ typedef struct http_parser {
     uint64_t remaining;   /* body or chunk bytes still to come */
     uint64_t bytes;       /* bytes of this response seen so far */
     size_t header_bytes;
+    uint64_t body_bytes;  /* body bytes as sent (de-chunked; compressed when encoded) */
+    int encoding;         /* enum http_encoding: its Content-Encoding */
+    unsigned char gzip_head[2];  /* the body's first two bytes (gzip's magic 1f 8b) */
+    unsigned char gzip_tail[4];  /* the body's last four bytes (gzip's ISIZE) */
     const char *error;    /* static text when HTTP_ERROR was returned */
     /* a line split across feeds, grown on demand */
     char *line;
@@ -96,6 +106,15 @@ int http_parser_feed(http_parser_t *p, const char *buf, size_t len, size_t *cons
  * HTTP_NEED_MORE when no byte of a response had arrived yet.
  */
 int http_parser_eof(http_parser_t *p);
+
+/*
+ * http_parser_decoded_bytes - the body's size once decoded: body_bytes for
+ * an identity body; for gzip, the ISIZE of its trailer (the uncompressed
+ * size modulo 2^32, exact below 4 GB; of the last member of a multi-member
+ * stream). Sets *decoded to 0 (and returns body_bytes) when the body could
+ * not be sized: another coding, or gzip without its magic or a full trailer.
+ */
+uint64_t http_parser_decoded_bytes(const http_parser_t *p, int *decoded);
 
 /* http_parser_started - non-zero once any byte of the response arrived. */
 int http_parser_started(const http_parser_t *p);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "output.h"
+#include "figures.h"
 #include "request.h"
 
 /* What the options before the first --endpoint set: every endpoint starts from it. */
@@ -22,10 +22,7 @@ static void mix_capture(mix_endpoint_t *e, const config_t *cfg)
     e->headers = cfg->headers; /* copied in mix_close */
     e->paths = cfg->paths;
     e->path_count = cfg->path_count;
-    memcpy(e->expect_status, cfg->expect_status, sizeof(int) * (size_t)cfg->expect_status_count);
-    e->expect_status_count = cfg->expect_status_count;
-    e->expect_body = cfg->expect_body;
-    e->expect_body_len = cfg->expect_body_len;
+    e->expect = cfg->expect;
     e->paths_random = cfg->paths_random;
 }
 
@@ -37,10 +34,7 @@ static void mix_restore(config_t *cfg)
     cfg->body_len = mix_defaults.body_len;
     cfg->header_count = mix_defaults.header_count;
     cfg->path_count = 0;
-    memcpy(cfg->expect_status, mix_defaults.expect_status, sizeof(int) * (size_t)mix_defaults.expect_status_count);
-    cfg->expect_status_count = mix_defaults.expect_status_count;
-    cfg->expect_body = mix_defaults.expect_body;
-    cfg->expect_body_len = mix_defaults.expect_body_len;
+    cfg->expect = mix_defaults.expect;
     cfg->paths_random = mix_defaults.paths_random;
 }
 
@@ -170,23 +164,18 @@ int mix_pick(mix_worker_t *m, const config_t *cfg, const char **req, size_t *len
     return best;
 }
 
-int mix_check_failed(const config_t *cfg, int e, int status, int expect_found)
+const answer_t *mix_expect(const config_t *cfg, int e)
 {
-    const mix_endpoint_t *ep = &cfg->endpoints[e];
-    int ok = ep->expect_status_count == 0;
-    for (int i = 0; i < ep->expect_status_count; i++)
-        if (ep->expect_status[i] == status)
-            ok = 1;
-    return !ok || (ep->expect_body_len && !expect_found);
+    return &cfg->endpoints[e].expect;
 }
 
-void mix_record(mix_worker_t *m, int e, uint64_t latency_us, int status, int check_failed)
+void mix_record(mix_worker_t *m, int e, uint64_t latency_us, int verdict)
 {
     mix_stats_t *s = &m->stats[e];
     s->requests++;
-    if (status < 200 || status >= 400)
-        s->non_success++;
-    if (check_failed)
+    if (verdict == ANSWER_STATUS)
+        s->err_status++;
+    else if (verdict == ANSWER_CHECK)
         s->err_check++;
     hist_record(s->latency_us, latency_us);
 }
@@ -237,7 +226,7 @@ void mix_stats_merge(mix_stats_t *dst, const mix_worker_t *src, const config_t *
 {
     for (int i = 0; dst && src->stats && i < cfg->endpoint_count; i++) {
         dst[i].requests += src->stats[i].requests;
-        dst[i].non_success += src->stats[i].non_success;
+        dst[i].err_status += src->stats[i].err_status;
         dst[i].err_check += src->stats[i].err_check;
         dst[i].err_other += src->stats[i].err_other;
         hist_merge(dst[i].latency_us, src->stats[i].latency_us);
@@ -254,59 +243,41 @@ void mix_stats_free(mix_stats_t *stats, const config_t *cfg)
     free(stats);
 }
 
-static void mix_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
-void mix_json(FILE *out, const config_t *cfg, const mix_stats_t *stats, double duration_s)
+void mix_json(json_t *j, const config_t *cfg, const mix_stats_t *stats, double duration_s)
 {
     if (!stats)
         return;
-    fputs(",\"endpoints\":[", out);
+    json_open_array(j, "endpoints");
     for (int i = 0; i < cfg->endpoint_count; i++) {
         const mix_endpoint_t *e = &cfg->endpoints[i];
         const mix_stats_t *s = &stats[i];
-        const hist_t *h = s->latency_us;
-        fputs(i ? ",{\"name\":" : "{\"name\":", out);
-        mix_json_string(out, e->name);
-        fprintf(out, ",\"weight\":%llu,\"method\":", (unsigned long long)e->weight);
-        mix_json_string(out, e->method);
-        fprintf(out, ",\"requests\":%llu,\"requests_per_s\":%.3f,\"non_success\":%llu", (unsigned long long)s->requests,
-                duration_s > 0 ? (double)s->requests / duration_s : 0.0, (unsigned long long)s->non_success);
-        fprintf(out, ",\"errors\":{\"check\":%llu,\"other\":%llu}", (unsigned long long)s->err_check,
-                (unsigned long long)s->err_other);
-        fprintf(out, ",\"latency_us\":{\"mean\":%.3f,\"max\":%llu,\"p50\":%llu,\"p90\":%llu,\"p99\":%llu}", hist_mean(h),
-                (unsigned long long)h->max, (unsigned long long)hist_percentile(h, 50),
-                (unsigned long long)hist_percentile(h, 90), (unsigned long long)hist_percentile(h, 99));
-        fputs(",\"histogram\":", out);
-        output_json_histogram(out, h);
-        output_json_window_requests(out, &s->cohort);
-        fputc('}', out);
+        json_open_object(j, NULL);
+        json_string(j, "name", e->name);
+        json_uint(j, "weight", e->weight);
+        json_string(j, "method", e->method);
+        json_uint(j, "requests", s->requests);
+        json_real(j, "requests_per_s", figures_per_s(s->requests, duration_s), 3);
+        json_uint(j, "non_success", s->err_status);
+        figures_json_errors(j, s->err_status, s->err_check, s->err_other);
+        figures_json_latency(j, "latency_us", s->latency_us, FIGURES_LATENCY_SHORT);
+        figures_json_histogram(j, "histogram", s->latency_us);
+        figures_json_window_requests(j, &s->cohort);
+        json_close_object(j);
     }
-    fputc(']', out);
+    json_close_array(j);
 }
 
 void mix_human(FILE *out, const config_t *cfg, const mix_stats_t *stats, double duration_s)
 {
     if (!stats)
         return;
-    fprintf(out, "  Endpoints (weight, requests/sec, p50/p99 us, check errors, other errors):\n");
+    fprintf(out, "  Endpoints (weight, requests/sec, p50/p99 us, status and check errors, other errors):\n");
     for (int i = 0; i < cfg->endpoint_count; i++) {
         const mix_stats_t *s = &stats[i];
         fprintf(out, "    %-20s %6llu %12.2f %8llu %8llu %8llu %8llu\n", cfg->endpoints[i].name,
                 (unsigned long long)cfg->endpoints[i].weight, duration_s > 0 ? (double)s->requests / duration_s : 0.0,
                 (unsigned long long)hist_percentile(s->latency_us, 50),
-                (unsigned long long)hist_percentile(s->latency_us, 99), (unsigned long long)s->err_check,
+                (unsigned long long)hist_percentile(s->latency_us, 99), (unsigned long long)(s->err_status + s->err_check),
                 (unsigned long long)s->err_other);
     }
 }

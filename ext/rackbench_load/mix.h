@@ -19,13 +19,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "answer.h"
 #include "censor.h"
 #include "hist.h"
+#include "json.h"
 
 struct config;
 
 #define MIX_MAX_ENDPOINTS 64
-#define MIX_MAX_EXPECT_STATUS 32
 
 typedef struct mix_endpoint {
     const char *name;
@@ -37,10 +38,7 @@ typedef struct mix_endpoint {
     int header_count;
     const char **paths;
     int path_count;
-    int expect_status[MIX_MAX_EXPECT_STATUS];
-    int expect_status_count;
-    const char *expect_body;
-    size_t expect_body_len;
+    answer_t expect;        /* its check (answer.h): its own --expect-* or the defaults' */
     char **requests;        /* serialized, one per path */
     size_t *request_lens;
     int head;               /* its method is HEAD: its responses carry no body */
@@ -50,8 +48,8 @@ typedef struct mix_endpoint {
 /* One endpoint's counted requests and errors (per thread, then merged). */
 typedef struct mix_stats {
     uint64_t requests;      /* complete responses in the window */
-    uint64_t non_success;   /* responses outside 2xx/3xx */
-    uint64_t err_check;     /* its --expect-status / --expect-body failed */
+    uint64_t err_status;    /* answers whose status it did not expect (--expect-status) */
+    uint64_t err_check;     /* expected status, its --expect-body missing */
     uint64_t err_other;     /* connect, read, write, timeout, malformed while it was in flight */
     hist_t *latency_us;     /* latencies of responses counted in the window */
     censor_t cohort;        /* its requests of the window, completed or censored (censor.h) */
@@ -76,10 +74,10 @@ int mix_worker_init(mix_worker_t *m, const struct config *cfg);
 void mix_worker_free(mix_worker_t *m, const struct config *cfg);
 /* The next endpoint to send and its request bytes. */
 int mix_pick(mix_worker_t *m, const struct config *cfg, const char **req, size_t *len);
-/* Whether endpoint e's checks fail for this response. */
-int mix_check_failed(const struct config *cfg, int e, int status, int expect_found);
-/* Endpoint e's response counted in the window. */
-void mix_record(mix_worker_t *m, int e, uint64_t latency_us, int status, int check_failed);
+/* Endpoint e's check (answer.h). */
+const answer_t *mix_expect(const struct config *cfg, int e);
+/* Endpoint e's response counted in the window, with its verdict (enum answer_verdict). */
+void mix_record(mix_worker_t *m, int e, uint64_t latency_us, int verdict);
 /* Endpoint e's request of the window issued, and completed (censor.h). */
 void mix_issue(mix_worker_t *m, int e);
 void mix_withdraw(mix_worker_t *m, int e);
@@ -93,9 +91,10 @@ mix_stats_t *mix_stats_new(const struct config *cfg);
 void mix_stats_merge(mix_stats_t *dst, const mix_worker_t *src, const struct config *cfg);
 void mix_stats_free(mix_stats_t *stats, const struct config *cfg);
 
-/* ,"endpoints":[{"name":..,"weight":..,"requests":..,"requests_per_s":..,"errors":{..},"latency_us":{..},
-   "censored":{..},"latency_all_us":{..},"latency_all_censored":{..}}] */
-void mix_json(FILE *out, const struct config *cfg, const mix_stats_t *stats, double duration_s);
+/* "endpoints":[{"name":..,"weight":..,"method":..,"requests":..,"requests_per_s":..,"non_success":..,
+   "errors":{"status","check","other"},"latency_us":{..},"histogram":[..],"window_requests":{..},
+   "latency_all_us":{..},"latency_all_censored":{..}}] (non_success: the same count as errors.status) */
+void mix_json(json_t *j, const struct config *cfg, const mix_stats_t *stats, double duration_s);
 /* One line per endpoint for the human summary. */
 void mix_human(FILE *out, const struct config *cfg, const mix_stats_t *stats, double duration_s);
 

@@ -187,6 +187,68 @@ static int net_resolve(const char *host, int port, int allow_remote, net_target_
     return 0;
 }
 
+/* The host of an authority (h, len bytes: "host", "host:port", "[v6]:port") into host; *port_s at its
+   port's digits (NULL: none). Returns 0, or -1 with the reason in err. */
+static int net_parse_authority(const char *url, const char *h, size_t len, char *host, size_t host_size,
+                               const char **port_s, size_t *port_len, char *err, size_t err_size)
+{
+    const char *end = h + len, *after;
+    size_t hl;
+    if (len && h[0] == '[') {
+        const char *close = memchr(h, ']', len);
+        if (!close || (size_t)(close - h - 1) >= host_size) {
+            snprintf(err, err_size, "bad URL %s: unterminated IPv6 address", url);
+            return -1;
+        }
+        hl = (size_t)(close - h - 1);
+        memcpy(host, h + 1, hl);
+        after = close + 1;
+        if (after < end && *after != ':') {
+            snprintf(err, err_size, "bad URL %s", url);
+            return -1;
+        }
+    } else {
+        const char *colon = memchr(h, ':', len);
+        hl = colon ? (size_t)(colon - h) : len;
+        if (hl >= host_size) {
+            snprintf(err, err_size, "bad URL %s: host too long", url);
+            return -1;
+        }
+        memcpy(host, h, hl);
+        after = colon ? colon : end;
+    }
+    host[hl] = '\0';
+    *port_s = after < end ? after + 1 : NULL;
+    *port_len = after < end ? (size_t)(end - after - 1) : 0;
+    if (host[0] == '\0') {
+        snprintf(err, err_size, "bad URL %s: no host", url);
+        return -1;
+    }
+    return 0;
+}
+
+/* The port's digits (s, len bytes) as a number from 1 to 65535 in *port. Returns 0, or -1 with the reason in err. */
+static int net_parse_port(const char *url, const char *s, size_t len, int *port, char *err, size_t err_size)
+{
+    if (len == 0 || len > 5) {
+        snprintf(err, err_size, "bad URL %s: bad port", url);
+        return -1;
+    }
+    *port = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            snprintf(err, err_size, "bad URL %s: bad port", url);
+            return -1;
+        }
+        *port = *port * 10 + (s[i] - '0');
+    }
+    if (*port < 1 || *port > 65535) {
+        snprintf(err, err_size, "bad URL %s: port out of range", url);
+        return -1;
+    }
+    return 0;
+}
+
 int net_parse_target(const char *url, int allow_remote, net_target_t *t, char *err, size_t err_size)
 {
     memset(t, 0, sizeof(*t));
@@ -210,63 +272,12 @@ int net_parse_target(const char *url, int allow_remote, net_target_t *t, char *e
         return -1;
     }
     char host[NET_HOST_MAX_BYTES];
-    const char *port_s = NULL;
-    size_t port_len = 0;
-    if (authority_len && h[0] == '[') {
-        const char *close = memchr(h, ']', authority_len);
-        if (!close || (size_t)(close - h - 1) >= sizeof(host)) {
-            snprintf(err, err_size, "bad URL %s: unterminated IPv6 address", url);
-            return -1;
-        }
-        size_t hl = (size_t)(close - h - 1);
-        memcpy(host, h + 1, hl);
-        host[hl] = '\0';
-        const char *after = close + 1;
-        if (after < h + authority_len) {
-            if (*after != ':') {
-                snprintf(err, err_size, "bad URL %s", url);
-                return -1;
-            }
-            port_s = after + 1;
-            port_len = (size_t)(h + authority_len - port_s);
-        }
-    } else {
-        const char *colon = memchr(h, ':', authority_len);
-        size_t hl = colon ? (size_t)(colon - h) : authority_len;
-        if (hl >= sizeof(host)) {
-            snprintf(err, err_size, "bad URL %s: host too long", url);
-            return -1;
-        }
-        memcpy(host, h, hl);
-        host[hl] = '\0';
-        if (colon) {
-            port_s = colon + 1;
-            port_len = (size_t)(h + authority_len - port_s);
-        }
-    }
-    if (host[0] == '\0') {
-        snprintf(err, err_size, "bad URL %s: no host", url);
-        return -1;
-    }
+    const char *port_s;
+    size_t port_len;
     int port = 80;
-    if (port_s) {
-        if (port_len == 0 || port_len > 5) {
-            snprintf(err, err_size, "bad URL %s: bad port", url);
-            return -1;
-        }
-        port = 0;
-        for (size_t i = 0; i < port_len; i++) {
-            if (port_s[i] < '0' || port_s[i] > '9') {
-                snprintf(err, err_size, "bad URL %s: bad port", url);
-                return -1;
-            }
-            port = port * 10 + (port_s[i] - '0');
-        }
-        if (port < 1 || port > 65535) {
-            snprintf(err, err_size, "bad URL %s: port out of range", url);
-            return -1;
-        }
-    }
+    if (net_parse_authority(url, h, authority_len, host, sizeof(host), &port_s, &port_len, err, err_size) < 0 ||
+        (port_s && net_parse_port(url, port_s, port_len, &port, err, err_size) < 0))
+        return -1;
     t->path = strdup(path ? path : "/");
     if (!t->path || net_path_ok(t->path, err, err_size) < 0)
         return -1;

@@ -3,39 +3,14 @@
  */
 #include "output.h"
 
-#include <stdarg.h>
 #include <string.h>
 
+#include "figures.h"
+#include "json.h"
+#include "mix.h"
 #include "schedule.h"
 #include "units.h"
-
-/* The percentiles reported, with their JSON names. */
-static const struct {
-    double percentile;
-    const char *json_name;
-    const char *label;
-} output_percentiles[] = {
-    {50, "p50", "50%"},      {75, "p75", "75%"},       {90, "p90", "90%"},
-    {99, "p99", "99%"},      {99.9, "p99_9", "99.9%"}, {99.99, "p99_99", "99.99%"},
-};
-#define OUTPUT_PERCENTILE_COUNT (sizeof(output_percentiles) / sizeof(output_percentiles[0]))
-
-/* A percentile is printed when at least this many requests lie beyond it
- * (p99: 1,000 requests, p99.9: 10,000), as rackbench's reports require;
- * else the row says how many there were. */
-#define OUTPUT_TAIL_REQUESTS 10
-
-/* The CPU share of its own time at which a client thread counts as saturated. */
-#define OUTPUT_SATURATED_CPU_SHARE 0.90
-/* Shares of the requests above which non-2xx/3xx statuses or errors earn a warning. */
-#define OUTPUT_BAD_STATUS_SHARE 0.01
-#define OUTPUT_ERROR_SHARE 0.01
-/* The share of requests without a response above which the summary warns of censoring. */
-#define OUTPUT_UNFINISHED_SHARE 0.01
-/* Open loop: the share of the requests due in the window that may go without a
-   response unremarked. (Not the achieved rate against the target: Poisson
-   arrivals put 85 to 116 requests in a 3 s window at 33.5 req/s, by seed.) */
-#define OUTPUT_RATE_SHORTFALL_SHARE 0.01
+#include "warnings.h"
 
 /* The end of series interval i, in seconds: the last one may end early with the run. */
 static double output_interval_end_s(const series_t *s, size_t i, double duration_s)
@@ -44,153 +19,91 @@ static double output_interval_end_s(const series_t *s, size_t i, double duration
     return end > duration_s && duration_s > 0 ? duration_s : end;
 }
 
-/* At least OUTPUT_TAIL_REQUESTS of count requests lie beyond percentile. */
-static int output_estimable(uint64_t count, double percentile)
+/* How many of count requests lie beyond percentile: the count a reader needs to judge it. */
+static uint64_t output_beyond(uint64_t count, double percentile)
 {
-    return (double)count * (100.0 - percentile) / 100.0 >= OUTPUT_TAIL_REQUESTS;
+    return (uint64_t)((double)count * (100.0 - percentile) / 100.0);
 }
 
-static uint64_t output_errors_total(const worker_counts_t *c)
+static int output_threads(const config_t *cfg)
 {
-    return c->err_connect + c->err_read + c->err_write + c->err_timeout + c->err_malformed + c->err_check;
-}
-
-static void output_warn(output_warnings_t *w, const char *fmt, ...)
-{
-    if (w->count >= OUTPUT_MAX_WARNINGS)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->text[w->count++], OUTPUT_WARNING_BYTES, fmt, ap);
-    va_end(ap);
-}
-
-void output_warnings(const config_t *cfg, const run_result_t *r, output_warnings_t *w)
-{
-    const worker_counts_t *c = &r->counts;
-    memset(w, 0, sizeof(*w));
-    double rps = r->duration_s > 0 ? (double)c->requests / r->duration_s : 0;
-    if (r->max_thread_cpu_share >= OUTPUT_SATURATED_CPU_SHARE)
-        output_warn(w, "client CPU saturated: busiest load thread at %.0f %% of its time; figures are a floor "
-                       "for the server, not its capacity (add -t threads or give the client its own core)",
-                    r->max_thread_cpu_share * 100);
-    if (c->err_timeout)
-        output_warn(w, "%llu requests timed out after %.3gs: their latencies are censored (in latency_all_us as "
-                       "lower bounds, not in latency_us); raise --timeout to see the tail",
-                    (unsigned long long)c->err_timeout, (double)cfg->timeout_ns / 1e9);
-    const censor_t *cohort = &r->cohort;
-    uint64_t censored = censor_total(cohort);
-    uint64_t everything = censor_requests(cohort);
-    if (censored && (double)censored > OUTPUT_UNFINISHED_SHARE * (double)everything) {
-        int bound;
-        uint64_t p50 = censor_percentile(cohort, 50, &bound);
-        char a[32];
-        output_warn(w, "%.1f %% of the window's requests had no response (%llu timed out, %llu in flight and %llu "
-                       "never sent when the run stopped): their latencies are censored, and the median of all is "
-                       "%s%s%s",
-                    100.0 * (double)censored / (double)everything, (unsigned long long)cohort->count[CENSOR_TIMEOUT],
-                    (unsigned long long)cohort->count[CENSOR_IN_FLIGHT],
-                    (unsigned long long)cohort->count[CENSOR_UNSENT], bound ? "at least " : "",
-                    units_format_us(a, sizeof(a), (double)p50), bound ? ": the server is past its capacity" : "");
-    }
-    uint64_t ok = 0;
-    for (int s = 200; s < 400; s++)
-        ok += c->status[s];
-    if (c->requests && (double)(c->requests - ok) > OUTPUT_BAD_STATUS_SHARE * (double)c->requests)
-        output_warn(w, "%.1f %% of responses were not 2xx/3xx: check the endpoint and the server's log",
-                    100.0 * (double)(c->requests - ok) / (double)c->requests);
-    uint64_t errors = output_errors_total(c);
-    if (errors && (double)errors > OUTPUT_ERROR_SHARE * (double)(c->requests + errors))
-        output_warn(w, "%.1f %% of attempts ended in errors: throughput and latency describe a failing server",
-                    100.0 * (double)errors / (double)(c->requests + errors));
-    uint64_t served = cohort->latency_us->total;
-    if (cfg->rate_per_s > 0 && everything && (double)served < (double)everything * (1 - OUTPUT_RATE_SHORTFALL_SHARE))
-        output_warn(w, "open loop served %llu of the %llu requests due in the counted window (%.1f req/s achieved, "
-                       "%.1f targeted): the server (or the client) could not keep up, so latencies include queueing",
-                    (unsigned long long)served, (unsigned long long)everything, rps, cfg->rate_per_s);
-    if (r->latency_us->saturated)
-        output_warn(w, "%llu latencies exceeded the histogram's %llus range and were clamped",
-                    (unsigned long long)r->latency_us->saturated,
-                    (unsigned long long)(HIST_LATENCY_HIGHEST_US / 1000000));
-    if (c->requests == 0)
-        output_warn(w, "no request completed in the counted window");
-    if (r->interrupted)
-        output_warn(w, "interrupted: the counted window was cut short at %.3fs", r->duration_s);
-    if (r->stalled)
-        output_warn(w, "stalled: no response for %.3gs, so the run ended after %llu of the %llu requests asked "
-                       "(-n); raise --stall-timeout for a slower server",
-                    (double)cfg->stall_ns / 1e9, (unsigned long long)c->requests,
-                    (unsigned long long)cfg->requests_limit);
-    if (c->unsent)
-        output_warn(w, "%llu requests due in the counted window were never sent (every connection was busy until "
-                       "the run stopped): the server fell behind the schedule; add connections (-c) if it did not",
-                    (unsigned long long)c->unsent);
+    return (uint64_t)cfg->threads > config_connections(cfg) ? (int)config_connections(cfg) : cfg->threads;
 }
 
 /* ---- human ------------------------------------------------------------ */
 
-void output_human(FILE *out, const config_t *cfg, const run_result_t *r)
+static void output_human_head(FILE *out, const config_t *cfg, const run_result_t *r)
 {
-    const worker_counts_t *c = &r->counts;
     const hist_t *h = r->latency_us;
     char a[32], b[32], d[32], e[32];
-    int threads = (uint64_t)cfg->threads > cfg->connections ? (int)cfg->connections : cfg->threads;
-
     fprintf(out, "Running %.2fs test @ %s", r->duration_s, cfg->url);
     if (cfg->warmup_ns)
         fprintf(out, " (after %.2fs warm-up)", (double)cfg->warmup_ns / 1e9);
-    fprintf(out, "\n  %d threads and %llu connections, ", threads, (unsigned long long)cfg->connections);
+    fprintf(out, "\n  %d threads and %llu connections, ", output_threads(cfg), (unsigned long long)cfg->connections);
+    if (cfg->slow.connections)
+        fprintf(out, "and %llu slow ones (closed loop), ", (unsigned long long)cfg->slow.connections);
     if (cfg->rate_per_s > 0)
         fprintf(out, "open loop at %.1f req/s, %s arrivals (latency from scheduled send time)\n", cfg->rate_per_s,
                 schedule_arrivals_name(cfg->arrivals));
     else
         fprintf(out, "closed loop (latency from send on a free connection; stalls are under-sampled)\n");
-
     fprintf(out, "  Latency     %10s %10s %10s %10s\n", "Mean", "Stdev", "Min", "Max");
     fprintf(out, "              %10s %10s %10s %10s\n", units_format_us(a, sizeof(a), hist_mean(h)),
             units_format_us(b, sizeof(b), hist_stdev(h)),
             units_format_us(d, sizeof(d), (double)(h->total ? h->min : 0)),
             units_format_us(e, sizeof(e), (double)h->max));
-    const censor_t *cohort = &r->cohort;
-    uint64_t censored = censor_total(cohort);
-    if (censored == 0) {
-        fprintf(out, "  Latency Distribution (n=%llu)\n", (unsigned long long)h->total);
-        for (size_t i = 0; i < OUTPUT_PERCENTILE_COUNT; i++) {
-            double p = output_percentiles[i].percentile;
-            if (output_estimable(h->total, p))
-                fprintf(out, "  %7s %10s\n", output_percentiles[i].label,
-                        units_format_us(a, sizeof(a), (double)hist_percentile(h, p)));
-            else
-                fprintf(out, "  %7s %10s\n", output_percentiles[i].label, "too few");
-        }
-    } else {
-        fprintf(out, "  Latency Distribution %12s %14s\n", "completed", "all requests");
-        for (size_t i = 0; i < OUTPUT_PERCENTILE_COUNT; i++) {
-            double p = output_percentiles[i].percentile;
-            int bound;
-            uint64_t all = censor_percentile(cohort, p, &bound);
-            char marked[48];
-            if (output_estimable(censor_requests(cohort), p))
-                snprintf(marked, sizeof(marked), "%s%s", bound ? ">= " : "", units_format_us(b, sizeof(b), (double)all));
-            else
-                snprintf(marked, sizeof(marked), "too few");
-            fprintf(out, "  %7s %25s %14s\n", output_percentiles[i].label,
-                    output_estimable(h->total, p) ? units_format_us(a, sizeof(a), (double)hist_percentile(h, p))
-                                                  : "too few",
-                    marked);
-        }
-        fprintf(out, "  (completed: the %llu responses in the window; all requests: the %llu requests of the window, "
-                     "%llu of them censored, '>=' a lower bound: %llu timed out after %s, %llu in flight and %llu "
-                     "never sent when the run stopped; 'too few': fewer than %d requests beyond the percentile)\n",
-                (unsigned long long)h->total, (unsigned long long)censor_requests(cohort), (unsigned long long)censored,
-                (unsigned long long)cohort->count[CENSOR_TIMEOUT],
-                units_format_us(a, sizeof(a), (double)cfg->timeout_ns / 1e3),
-                (unsigned long long)cohort->count[CENSOR_IN_FLIGHT], (unsigned long long)cohort->count[CENSOR_UNSENT],
-                OUTPUT_TAIL_REQUESTS);
-    }
+}
 
+/* Percentiles of the completed responses, each with how many requests lie beyond it. */
+static void output_human_percentiles(FILE *out, const hist_t *h)
+{
+    char a[32];
+    fprintf(out, "  Latency Distribution (n=%llu)\n", (unsigned long long)h->total);
+    for (size_t i = 0; i < figures_percentile_count; i++) {
+        double p = figures_percentiles[i].percentile;
+        fprintf(out, "  %7s %10s %9llu beyond\n", figures_percentiles[i].label,
+                units_format_us(a, sizeof(a), (double)hist_percentile(h, p)),
+                (unsigned long long)output_beyond(h->total, p));
+    }
+}
+
+/* Completed responses beside all the window's requests, censored ones as lower bounds ('>='). */
+static void output_human_censored(FILE *out, const config_t *cfg, const run_result_t *r)
+{
+    const hist_t *h = r->latency_us;
+    const censor_t *cohort = &r->cohort;
+    char a[32], b[32];
+    fprintf(out, "  Latency Distribution %12s %8s %14s %8s\n", "completed", "beyond", "all requests", "beyond");
+    for (size_t i = 0; i < figures_percentile_count; i++) {
+        double p = figures_percentiles[i].percentile;
+        int bound;
+        uint64_t all = censor_percentile(cohort, p, &bound);
+        char marked[48];
+        snprintf(marked, sizeof(marked), "%s%s", bound ? ">= " : "", units_format_us(b, sizeof(b), (double)all));
+        fprintf(out, "  %7s %25s %8llu %14s %8llu\n", figures_percentiles[i].label,
+                units_format_us(a, sizeof(a), (double)hist_percentile(h, p)),
+                (unsigned long long)output_beyond(h->total, p), marked,
+                (unsigned long long)output_beyond(censor_requests(cohort), p));
+    }
+    fprintf(out, "  (completed: the %llu responses in the window; all requests: the %llu requests of the window, "
+                 "%llu of them censored, '>=' a lower bound: %llu timed out after %s, %llu in flight and %llu "
+                 "never sent when the run stopped; beyond: the requests past each percentile)\n",
+            (unsigned long long)h->total, (unsigned long long)censor_requests(cohort),
+            (unsigned long long)censor_total(cohort), (unsigned long long)cohort->count[CENSOR_TIMEOUT],
+            units_format_us(a, sizeof(a), (double)cfg->timeout_ns / 1e3),
+            (unsigned long long)cohort->count[CENSOR_IN_FLIGHT], (unsigned long long)cohort->count[CENSOR_UNSENT]);
+}
+
+static void output_human_counts(FILE *out, const config_t *cfg, const run_result_t *r)
+{
+    const worker_counts_t *c = &r->counts;
+    char a[32], b[32];
     fprintf(out, "  %llu requests in %.2fs, %s read\n", (unsigned long long)c->requests, r->duration_s,
             units_format_bytes(a, sizeof(a), (double)c->bytes));
+    if (c->body_bytes != c->decoded_bytes || c->gzip_responses)
+        fprintf(out, "  Bodies: %s as sent, %s decoded (%llu gzip responses)\n",
+                units_format_bytes(a, sizeof(a), (double)c->body_bytes),
+                units_format_bytes(b, sizeof(b), (double)c->decoded_bytes), (unsigned long long)c->gzip_responses);
     fprintf(out, "  Status:");
     int any = 0;
     for (int s = 0; s < WORKER_STATUS_CODES; s++) {
@@ -205,184 +118,229 @@ void output_human(FILE *out, const config_t *cfg, const run_result_t *r)
         fprintf(out, "  Scheduled: %llu in the window; unsent: %llu (due in it, never sent: every "
                      "connection busy)\n",
                 (unsigned long long)c->scheduled, (unsigned long long)c->unsent);
-    fprintf(out, "  Errors: connect %llu, read %llu, write %llu, timeout %llu, malformed %llu, check %llu\n",
+    fprintf(out, "  Errors: connect %llu, read %llu, write %llu, timeout %llu, malformed %llu, status %llu, check %llu\n",
             (unsigned long long)c->err_connect, (unsigned long long)c->err_read, (unsigned long long)c->err_write,
             (unsigned long long)c->err_timeout, (unsigned long long)c->err_malformed,
-            (unsigned long long)c->err_check);
+            (unsigned long long)c->err_status, (unsigned long long)c->err_check);
+}
+
+/* Fast and slow clients apart, when there are slow ones. */
+static void output_human_clients(FILE *out, const config_t *cfg, const run_result_t *r)
+{
+    if (!cfg->slow.connections)
+        return;
+    static const char *names[CLIENTS_GROUPS] = {"fast", "slow"};
+    uint64_t connections[CLIENTS_GROUPS] = {cfg->connections, cfg->slow.connections};
+    char a[32], b[32];
+    fprintf(out, "  Clients (connections, requests/sec, p50, p99, errors):\n");
+    for (int g = 0; g < CLIENTS_GROUPS; g++) {
+        const clients_stats_t *s = &r->clients[g];
+        fprintf(out, "    %-6s %6llu %12.2f %10s %10s %8llu\n", names[g], (unsigned long long)connections[g],
+                figures_per_s(s->requests, r->duration_s),
+                units_format_us(a, sizeof(a), (double)hist_percentile(s->latency_us, 50)),
+                units_format_us(b, sizeof(b), (double)hist_percentile(s->latency_us, 99)),
+                (unsigned long long)(s->err_status + s->err_check + s->err_other));
+    }
+    const clients_stats_t *slow = &r->clients[CLIENTS_SLOW];
+    if (slow->send_ns)
+        fprintf(out, "  Slow clients sent at %.0f bytes/s (%.0f asked)\n",
+                (double)slow->send_bytes * 1e9 / (double)slow->send_ns, cfg->slow.send_bytes_per_s);
+    if (slow->read_ns)
+        fprintf(out, "  Slow clients read at %.0f bytes/s (%.0f asked)\n",
+                (double)slow->read_bytes * 1e9 / (double)slow->read_ns, cfg->slow.read_bytes_per_s);
+}
+
+static void output_human_rates(FILE *out, const run_result_t *r)
+{
+    const worker_counts_t *c = &r->counts;
+    char a[32];
     double secs = r->duration_s > 0 ? r->duration_s : 1;
-    mix_human(out, cfg, r->endpoints, r->duration_s);
     fprintf(out, "Requests/sec: %12.2f\n", (double)c->requests / secs);
     fprintf(out, "Transfer/sec: %12s\n", units_format_bytes(a, sizeof(a), (double)c->bytes / secs));
     fprintf(out, "Client CPU:   %.2fs user, %.2fs sys", r->user_s, r->sys_s);
     if (c->requests)
         fprintf(out, " (%.2fus per request)", (r->user_s + r->sys_s) * 1e6 / (double)c->requests);
     fprintf(out, "\n");
+}
 
+static void output_human_series(FILE *out, const run_result_t *r)
+{
     const series_t *s = &r->series;
-    if (s->len && s->len <= OUTPUT_HUMAN_SERIES_MAX) {
-        fprintf(out, "Series (every %.3gs):\n  %8s %10s %8s %10s %10s %10s\n", (double)s->interval_ns / 1e9, "t_s",
-                "requests", "errors", "p50", "p99", "max");
-        for (size_t i = 0; i < s->len; i++) {
-            const series_slot_t *slot = &s->slots[i];
-            const hist_t *sh = slot->latency_us;
-            fprintf(out, "  %8.3g %10llu %8llu %10s %10s %10s\n", output_interval_end_s(s, i, r->duration_s),
-                    (unsigned long long)slot->requests, (unsigned long long)slot->errors,
-                    sh ? units_format_us(a, sizeof(a), (double)hist_percentile(sh, 50)) : "-",
-                    sh ? units_format_us(b, sizeof(b), (double)hist_percentile(sh, 99)) : "-",
-                    sh ? units_format_us(d, sizeof(d), (double)sh->max) : "-");
-        }
+    char a[32], b[32], d[32];
+    if (!s->len || s->len > OUTPUT_HUMAN_SERIES_MAX)
+        return;
+    fprintf(out, "Series (every %.3gs):\n  %8s %10s %8s %10s %10s %10s\n", (double)s->interval_ns / 1e9, "t_s",
+            "requests", "errors", "p50", "p99", "max");
+    for (size_t i = 0; i < s->len; i++) {
+        const series_slot_t *slot = &s->slots[i];
+        const hist_t *sh = slot->latency_us;
+        fprintf(out, "  %8.3g %10llu %8llu %10s %10s %10s\n", output_interval_end_s(s, i, r->duration_s),
+                (unsigned long long)slot->requests, (unsigned long long)slot->errors,
+                sh ? units_format_us(a, sizeof(a), (double)hist_percentile(sh, 50)) : "-",
+                sh ? units_format_us(b, sizeof(b), (double)hist_percentile(sh, 99)) : "-",
+                sh ? units_format_us(d, sizeof(d), (double)sh->max) : "-");
     }
+}
 
-    output_warnings_t w;
-    output_warnings(cfg, r, &w);
+void output_human(FILE *out, const config_t *cfg, const run_result_t *r)
+{
+    output_human_head(out, cfg, r);
+    if (censor_total(&r->cohort) == 0)
+        output_human_percentiles(out, r->latency_us);
+    else
+        output_human_censored(out, cfg, r);
+    output_human_counts(out, cfg, r);
+    output_human_clients(out, cfg, r);
+    mix_human(out, cfg, r->endpoints, r->duration_s);
+    output_human_rates(out, r);
+    output_human_series(out, r);
+    warnings_t w;
+    warnings_collect(cfg, r, &w);
     for (int i = 0; i < w.count; i++)
-        fprintf(out, "WARNING: %s\n", w.text[i]);
+        fprintf(out, "WARNING: %s\n", w.list[i].text);
 }
 
 /* ---- JSON ------------------------------------------------------------- */
 
-void output_json_histogram(FILE *out, const hist_t *h)
+/* How the run was asked for: the arguments, the target, the loop and its timings. */
+static void output_json_settings(json_t *j, const config_t *cfg, double secs)
 {
-    size_t it = 0;
-    uint64_t value, count;
-    fputc('[', out);
-    for (int first = 1; hist_next_bucket(h, &it, &value, &count); first = 0)
-        fprintf(out, "%s[%llu,%llu]", first ? "" : ",", (unsigned long long)value, (unsigned long long)count);
-    fputc(']', out);
-}
-
-void output_json_window_requests(FILE *out, const censor_t *cohort)
-{
-    fprintf(out, ",\"window_requests\":{\"total\":%llu,\"completed\":%llu,\"failed\":%llu,\"censored\":%llu",
-            (unsigned long long)censor_requests(cohort), (unsigned long long)cohort->latency_us->total,
-            (unsigned long long)censor_failed(cohort), (unsigned long long)censor_total(cohort));
-    for (int k = 0; k < CENSOR_KINDS; k++)
-        fprintf(out, ",\"%s\":%llu", censor_kind_name(k), (unsigned long long)cohort->count[k]);
-    fputs(",\"histogram\":", out);
-    output_json_histogram(out, cohort->latency_us);
-    fputs(",\"censored_histogram\":", out);
-    output_json_histogram(out, cohort->age_us);
-    int bound[OUTPUT_PERCENTILE_COUNT + 1];
-    fputs("},\"latency_all_us\":{", out);
-    for (size_t i = 0; i <= OUTPUT_PERCENTILE_COUNT; i++) {
-        double p = i < OUTPUT_PERCENTILE_COUNT ? output_percentiles[i].percentile : 100;
-        const char *name = i < OUTPUT_PERCENTILE_COUNT ? output_percentiles[i].json_name : "max";
-        fprintf(out, "%s\"%s\":%llu", i ? "," : "", name,
-                (unsigned long long)censor_percentile(cohort, p, &bound[i]));
+    int open = cfg->rate_per_s > 0;
+    json_open_array(j, "args");
+    for (int i = 0; i < cfg->argc; i++)
+        json_string(j, NULL, cfg->argv[i]);
+    json_close_array(j);
+    json_string(j, "target", cfg->url);
+    json_string(j, "transport", cfg->target.ops->name);
+    json_uint(j, "connections", cfg->connections);
+    json_uint(j, "threads", (uint64_t)output_threads(cfg));
+    json_string(j, "mode", open ? "open" : "closed");
+    if (open)
+        json_real(j, "target_rate_per_s", cfg->rate_per_s, 3);
+    else
+        json_null(j, "target_rate_per_s");
+    json_string(j, "latency_origin", open ? "scheduled" : "issued");
+    if (open) {
+        json_string(j, "arrivals", schedule_arrivals_name(cfg->arrivals));
+        json_uint(j, "seed", cfg->seed);
+    } else {
+        json_null(j, "arrivals");
+        json_null(j, "seed");
     }
-    fputs("},\"latency_all_censored\":{", out);
-    for (size_t i = 0; i <= OUTPUT_PERCENTILE_COUNT; i++)
-        fprintf(out, "%s\"%s\":%s", i ? "," : "",
-                i < OUTPUT_PERCENTILE_COUNT ? output_percentiles[i].json_name : "max", bound[i] ? "true" : "false");
-    fputc('}', out);
+    json_real(j, "warmup_s", (double)cfg->warmup_ns / 1e9, 6);
+    json_real(j, "duration_s", secs, 6);
+    json_real(j, "timeout_s", (double)cfg->timeout_ns / 1e9, 6);
+    json_real(j, "interval_s", (double)cfg->interval_ns / 1e9, 6);
+    json_real(j, "grace_s", (double)cfg->grace_ns / 1e9, 6);
 }
 
-static void output_json_string(FILE *out, const char *s)
+/* What was counted: requests, bytes (on the wire, bodies as sent and decoded), errors and statuses. */
+static void output_json_counts(json_t *j, const config_t *cfg, const run_result_t *r, double secs)
 {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);
+    const worker_counts_t *c = &r->counts;
+    json_uint(j, "requests", c->requests);
+    json_uint(j, "bytes", c->bytes);
+    json_real(j, "requests_per_s", figures_per_s(c->requests, secs), 3);
+    json_real(j, "bytes_per_s", figures_per_s(c->bytes, secs), 3);
+    json_uint(j, "sent_bytes", c->sent_bytes);
+    json_uint(j, "body_bytes", c->body_bytes);
+    json_uint(j, "decoded_bytes", c->decoded_bytes);
+    json_uint(j, "gzip_responses", c->gzip_responses);
+    json_uint(j, "reconnects", c->reconnects);
+    json_uint(j, "unsent", c->unsent);
+    json_bool(j, "stalled", r->stalled);
+    if (cfg->rate_per_s > 0)
+        json_uint(j, "scheduled", c->scheduled);
+    else
+        json_null(j, "scheduled");
+    json_open_object(j, "errors");
+    json_uint(j, "connect", c->err_connect);
+    json_uint(j, "read", c->err_read);
+    json_uint(j, "write", c->err_write);
+    json_uint(j, "timeout", c->err_timeout);
+    json_uint(j, "malformed", c->err_malformed);
+    json_uint(j, "check", c->err_check);
+    json_uint(j, "status", c->err_status);
+    json_close_object(j);
+    json_open_object(j, "status_counts");
+    char code[8];
+    for (int s = 0; s < WORKER_STATUS_CODES; s++) {
+        if (c->status[s]) {
+            snprintf(code, sizeof(code), "%d", s);
+            json_uint(j, code, c->status[s]);
         }
     }
-    fputc('"', out);
+    json_close_object(j);
+}
+
+static void output_json_series(json_t *j, const run_result_t *r)
+{
+    const series_t *s = &r->series;
+    json_open_array(j, "series");
+    for (size_t i = 0; i < s->len; i++) {
+        const series_slot_t *slot = &s->slots[i];
+        const hist_t *sh = slot->latency_us;
+        json_open_object(j, NULL);
+        json_real(j, "t_s", output_interval_end_s(s, i, r->duration_s), 6);
+        json_uint(j, "requests", slot->requests);
+        json_uint(j, "errors", slot->errors);
+        json_uint(j, "p50_us", sh ? hist_percentile(sh, 50) : 0);
+        json_uint(j, "p99_us", sh ? hist_percentile(sh, 99) : 0);
+        json_uint(j, "max_us", sh ? sh->max : 0);
+        json_close_object(j);
+    }
+    json_close_array(j);
+}
+
+/* The warnings twice: as sentences ("warnings", as ever) and as codes with their figures. */
+static void output_json_warnings(json_t *j, const config_t *cfg, const run_result_t *r)
+{
+    warnings_t w;
+    warnings_collect(cfg, r, &w);
+    json_open_array(j, "warnings");
+    for (int i = 0; i < w.count; i++)
+        json_string(j, NULL, w.list[i].text);
+    json_close_array(j);
+    json_open_array(j, "warning_codes");
+    for (int i = 0; i < w.count; i++) {
+        const warning_t *one = &w.list[i];
+        json_open_object(j, NULL);
+        json_string(j, "code", one->code);
+        for (int f = 0; f < one->field_count; f++) {
+            const warning_field_t *field = &one->fields[f];
+            if (field->decimals)
+                json_real(j, field->name, field->value, field->decimals);
+            else
+                json_uint(j, field->name, (uint64_t)field->value);
+        }
+        json_close_object(j);
+    }
+    json_close_array(j);
 }
 
 void output_json(FILE *out, const config_t *cfg, const run_result_t *r)
 {
-    const worker_counts_t *c = &r->counts;
-    const hist_t *h = r->latency_us;
-    int threads = (uint64_t)cfg->threads > cfg->connections ? (int)cfg->connections : cfg->threads;
     double secs = r->duration_s > 0 ? r->duration_s : 0;
-
-    fputs("{\"args\":[", out);
-    for (int i = 0; i < cfg->argc; i++) {
-        if (i)
-            fputc(',', out);
-        output_json_string(out, cfg->argv[i]);
-    }
-    fputs("],\"target\":", out);
-    output_json_string(out, cfg->url);
-    fprintf(out, ",\"transport\":\"%s\"", cfg->target.ops->name);
-    fprintf(out, ",\"connections\":%llu,\"threads\":%d", (unsigned long long)cfg->connections, threads);
-    fprintf(out, ",\"mode\":\"%s\"", cfg->rate_per_s > 0 ? "open" : "closed");
-    if (cfg->rate_per_s > 0)
-        fprintf(out, ",\"target_rate_per_s\":%.3f", cfg->rate_per_s);
-    else
-        fputs(",\"target_rate_per_s\":null", out);
-    fprintf(out, ",\"latency_origin\":\"%s\"", cfg->rate_per_s > 0 ? "scheduled" : "issued");
-    if (cfg->rate_per_s > 0)
-        fprintf(out, ",\"arrivals\":\"%s\",\"seed\":%llu", schedule_arrivals_name(cfg->arrivals),
-                (unsigned long long)cfg->seed);
-    else
-        fputs(",\"arrivals\":null,\"seed\":null", out);
-    fprintf(out, ",\"warmup_s\":%.6f,\"duration_s\":%.6f,\"timeout_s\":%.6f,\"interval_s\":%.6f,\"grace_s\":%.6f",
-            (double)cfg->warmup_ns / 1e9, secs, (double)cfg->timeout_ns / 1e9, (double)cfg->interval_ns / 1e9,
-            (double)cfg->grace_ns / 1e9);
-    fprintf(out, ",\"requests\":%llu,\"bytes\":%llu", (unsigned long long)c->requests, (unsigned long long)c->bytes);
-    fprintf(out, ",\"requests_per_s\":%.3f,\"bytes_per_s\":%.3f", secs > 0 ? (double)c->requests / secs : 0.0,
-            secs > 0 ? (double)c->bytes / secs : 0.0);
-    fprintf(out, ",\"reconnects\":%llu", (unsigned long long)c->reconnects);
-    fprintf(out, ",\"unsent\":%llu,\"stalled\":%s", (unsigned long long)c->unsent, r->stalled ? "true" : "false");
-    if (cfg->rate_per_s > 0)
-        fprintf(out, ",\"scheduled\":%llu", (unsigned long long)c->scheduled);
-    else
-        fputs(",\"scheduled\":null", out);
-    fprintf(out,
-            ",\"errors\":{\"connect\":%llu,\"read\":%llu,\"write\":%llu,\"timeout\":%llu,\"malformed\":%llu,"
-            "\"check\":%llu}",
-            (unsigned long long)c->err_connect, (unsigned long long)c->err_read, (unsigned long long)c->err_write,
-            (unsigned long long)c->err_timeout, (unsigned long long)c->err_malformed,
-            (unsigned long long)c->err_check);
-    fputs(",\"status_counts\":{", out);
-    int first = 1;
-    for (int s = 0; s < WORKER_STATUS_CODES; s++) {
-        if (c->status[s]) {
-            fprintf(out, "%s\"%d\":%llu", first ? "" : ",", s, (unsigned long long)c->status[s]);
-            first = 0;
-        }
-    }
-    fputc('}', out);
-    fprintf(out, ",\"latency_censored\":%llu", (unsigned long long)censor_total(&r->cohort));
-    fprintf(out, ",\"latency_us\":{\"mean\":%.3f,\"stdev\":%.3f,\"min\":%llu,\"max\":%llu", hist_mean(h),
-            hist_stdev(h), (unsigned long long)(h->total ? h->min : 0), (unsigned long long)h->max);
-    for (size_t i = 0; i < OUTPUT_PERCENTILE_COUNT; i++)
-        fprintf(out, ",\"%s\":%llu", output_percentiles[i].json_name,
-                (unsigned long long)hist_percentile(h, output_percentiles[i].percentile));
-    fputs("},\"histogram\":", out);
-    output_json_histogram(out, h);
-    output_json_window_requests(out, &r->cohort);
-    fputs(",\"series\":[", out);
-    const series_t *s = &r->series;
-    for (size_t i = 0; i < s->len; i++) {
-        const series_slot_t *slot = &s->slots[i];
-        const hist_t *sh = slot->latency_us;
-        fprintf(out,
-                "%s{\"t_s\":%.6f,\"requests\":%llu,\"errors\":%llu,\"p50_us\":%llu,\"p99_us\":%llu,\"max_us\":%llu}",
-                i ? "," : "", output_interval_end_s(s, i, r->duration_s), (unsigned long long)slot->requests,
-                (unsigned long long)slot->errors, (unsigned long long)(sh ? hist_percentile(sh, 50) : 0),
-                (unsigned long long)(sh ? hist_percentile(sh, 99) : 0), (unsigned long long)(sh ? sh->max : 0));
-    }
-    fprintf(out, "],\"client_cpu\":{\"user_s\":%.6f,\"sys_s\":%.6f,\"max_thread_share\":%.4f}", r->user_s, r->sys_s,
-            r->max_thread_cpu_share);
-    fprintf(out, ",\"max_rss_bytes\":%llu", (unsigned long long)r->max_rss_kb * 1024ULL);
-    mix_json(out, cfg, r->endpoints, secs);
-    output_warnings_t w;
-    output_warnings(cfg, r, &w);
-    fputs(",\"warnings\":[", out);
-    for (int i = 0; i < w.count; i++) {
-        if (i)
-            fputc(',', out);
-        output_json_string(out, w.text[i]);
-    }
-    fputs("]}\n", out);
+    json_t j;
+    json_init(&j, out);
+    json_open_object(&j, NULL);
+    output_json_settings(&j, cfg, secs);
+    output_json_counts(&j, cfg, r, secs);
+    json_uint(&j, "latency_censored", censor_total(&r->cohort));
+    figures_json_latency(&j, "latency_us", r->latency_us, FIGURES_LATENCY_FULL);
+    figures_json_histogram(&j, "histogram", r->latency_us);
+    figures_json_window_requests(&j, &r->cohort);
+    output_json_series(&j, r);
+    json_open_object(&j, "client_cpu");
+    json_real(&j, "user_s", r->user_s, 6);
+    json_real(&j, "sys_s", r->sys_s, 6);
+    json_real(&j, "max_thread_share", r->max_thread_cpu_share, 4);
+    json_close_object(&j);
+    json_uint(&j, "max_rss_bytes", r->max_rss_kb * 1024ULL);
+    if (cfg->slow.connections)
+        clients_json(&j, r->clients, cfg->connections, &cfg->slow, secs);
+    mix_json(&j, cfg, r->endpoints, secs);
+    output_json_warnings(&j, cfg, r);
+    json_close_object(&j);
+    fputc('\n', out);
 }

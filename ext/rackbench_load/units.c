@@ -83,3 +83,26 @@ char *units_format_bytes(char *buf, size_t size, double bytes)
         snprintf(buf, size, "%.2fGB", bytes / (1024.0 * 1024 * 1024));
     return buf;
 }
+
+int units_parse_bytes(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-')
+        return -1;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s)
+        return -1;
+    unsigned long long scale = 1;
+    if (*end == 'k' || *end == 'K')
+        scale = 1024ULL;
+    else if (*end == 'm' || *end == 'M')
+        scale = 1024ULL * 1024ULL;
+    else if (*end == 'g' || *end == 'G')
+        scale = 1024ULL * 1024ULL * 1024ULL;
+    if (scale > 1)
+        end++;
+    if (*end != '\0' || v > UINT64_MAX / scale)
+        return -1;
+    *out = (uint64_t)(v * scale);
+    return 0;
+}

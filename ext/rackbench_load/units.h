@@ -24,6 +24,12 @@ int units_parse_duration_ns(const char *s, uint64_t *ns);
  */
 int units_parse_count(const char *s, double *out);
 
+/*
+ * units_parse_bytes - a size in bytes: "1048576", "64k", "1m", "2G" (k, m,
+ * g: powers of 1024, either case). Returns 0 and sets *out, or -1 when invalid.
+ */
+int units_parse_bytes(const char *s, uint64_t *out);
+
 /* units_format_us - a latency in us as "812us", "3.21ms", "1.50s" into buf. */
 char *units_format_us(char *buf, size_t size, double us);
 

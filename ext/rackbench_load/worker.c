@@ -22,10 +22,12 @@
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "http.h"
 #include "schedule.h"
 #include "units.h"
@@ -34,6 +36,11 @@
 #define WORKER_EPOLL_EVENTS 512
 #define WORKER_TICK_NS (10ULL * UNITS_NS_PER_MS)
 #define WORKER_RECONNECT_DELAY_NS (10ULL * UNITS_NS_PER_MS)
+/* A slow reader's socket receive buffer (the kernel doubles it): bounded, so the server's
+   writes are held back once its send buffer and this one are full (responses of a few hundred
+   KB), yet large enough for TCP's window updates to keep the pace asked (16 KB lost 15 % of a
+   32 KB/s pace to late window updates on loopback). */
+#define WORKER_SLOW_RCVBUF_BYTES 65536
 
 enum conn_state {
     CONN_CLOSED,     /* no socket; reconnect at retry_ns */
@@ -63,6 +70,12 @@ typedef struct conn {
     const char *req;
     size_t req_len;
     int endpoint;          /* the mix endpoint of the request in flight */
+    int slow;              /* a slow client (clients.h): closed loop, paced sends and reads */
+    int paused;            /* slow: waiting off the epoll set until pace_at_ns */
+    uint64_t pace_at_ns;   /* slow, paused: when its next bytes are due */
+    uint64_t send_start_ns; /* when this request's first byte was due to go out */
+    uint64_t send_end_ns;  /* when its last byte went out */
+    uint64_t read_start_ns; /* slow: when its response was first readable */
     size_t req_off;
     char *stamped;         /* --request-start: this request with its X-Request-Start */
     size_t stamped_cap;
@@ -81,6 +94,7 @@ typedef struct worker {
     censor_t cohort;        /* the window's requests (censor.h) */
     series_t series;
     worker_counts_t counts;
+    clients_stats_t clients[CLIENTS_GROUPS]; /* fast and slow connections apart */
     mix_worker_t mix;
     size_t path_next;
     uint64_t path_rng;      /* --path-order random: this thread's generator (mix_random), from --seed + thread */
@@ -144,12 +158,34 @@ static int worker_issuing(const worker_t *w, uint64_t now)
     return now < w->end_ns;
 }
 
+/* This connection takes the open loop's schedule (slow clients run closed loop). */
+static int conn_open_loop(const conn_t *c)
+{
+    return c->w->open_loop && !c->slow;
+}
+
+/* A closed-loop connection issues its next request now. */
+static int conn_issues(const conn_t *c, uint64_t now)
+{
+    return !conn_open_loop(c) && worker_issuing(c->w, now);
+}
+
+static clients_stats_t *conn_group(conn_t *c)
+{
+    return &c->w->clients[c->slow ? CLIENTS_SLOW : CLIENTS_FAST];
+}
+
 /* ---- epoll bookkeeping ------------------------------------------------ */
 
 static void conn_watch(conn_t *c, uint32_t events)
 {
     if (c->events == events)
         return;
+    if (events == 0) { /* a paced connection waits off the set: the tick wakes it */
+        epoll_ctl(c->w->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+        c->events = 0;
+        return;
+    }
     struct epoll_event ev = {.events = events, .data.ptr = c};
     epoll_ctl(c->w->epfd, c->events ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c->fd, &ev);
     c->events = events;
@@ -164,15 +200,17 @@ static void conn_close(conn_t *c)
     c->generation++;
     c->events = 0;
     c->served = 0;
+    c->paused = 0;
     c->state = CONN_CLOSED;
 }
 
 /* ---- counting ------------------------------------------------------- */
 
-static void worker_error(worker_t *w, int kind, uint64_t now)
+static void worker_error(worker_t *w, conn_t *c, int kind, uint64_t now)
 {
     if (!worker_counting(w, now))
         return;
+    conn_group(c)->err_other++;
     switch (kind) {
     case ERR_CONNECT: w->counts.err_connect++; break;
     case ERR_READ: w->counts.err_read++; break;
@@ -183,14 +221,39 @@ static void worker_error(worker_t *w, int kind, uint64_t now)
     series_error(&w->series, now - w->measure_ns);
 }
 
-static int worker_status_expected(const config_t *cfg, int status)
+/* A completed response's body: as sent, decoded, and how it was encoded. */
+static void worker_count_body(worker_t *w, const http_parser_t *p)
 {
-    if (cfg->expect_status_count == 0)
-        return 1;
-    for (int i = 0; i < cfg->expect_status_count; i++)
-        if (cfg->expect_status[i] == status)
-            return 1;
-    return 0;
+    int decoded;
+    w->counts.body_bytes += p->body_bytes;
+    w->counts.decoded_bytes += http_parser_decoded_bytes(p, &decoded);
+    if (p->encoding == HTTP_GZIP)
+        w->counts.gzip_responses++;
+    if (!decoded)
+        w->counts.undecoded++;
+}
+
+/* A completed response in its client group's counts; a slow client's paced transfers timed. */
+static void worker_count_group(conn_t *c, uint64_t now, uint64_t latency_us, int verdict)
+{
+    clients_stats_t *g = conn_group(c);
+    g->requests++;
+    hist_record(g->latency_us, latency_us);
+    if (verdict == ANSWER_STATUS)
+        g->err_status++;
+    else if (verdict == ANSWER_CHECK)
+        g->err_check++;
+    const clients_slow_t *slow = &c->w->cfg->slow;
+    if (!c->slow)
+        return;
+    if (slow->send_bytes_per_s > 0 && c->send_end_ns > c->send_start_ns) {
+        g->send_bytes += c->req_len;
+        g->send_ns += c->send_end_ns - c->send_start_ns;
+    }
+    if (slow->read_bytes_per_s > 0 && c->read_start_ns && now > c->read_start_ns) {
+        g->read_bytes += c->parser.bytes;
+        g->read_ns += now - c->read_start_ns;
+    }
 }
 
 /*
@@ -233,13 +296,17 @@ static int worker_record(worker_t *w, conn_t *c, uint64_t now)
     int status = c->parser.status;
     if (status > 0 && status < WORKER_STATUS_CODES)
         w->counts.status[status]++;
-    int check_failed = cfg->endpoint_count
-                           ? mix_check_failed(cfg, c->endpoint, status, c->parser.expect_found)
-                           : !worker_status_expected(cfg, status) || (cfg->expect_body_len && !c->parser.expect_found);
+    worker_count_body(w, &c->parser);
+    const answer_t *expect = cfg->endpoint_count ? mix_expect(cfg, c->endpoint) : &cfg->expect;
+    int verdict = answer_judge(expect, status, c->parser.expect_found);
     if (cfg->endpoint_count)
-        mix_record(&w->mix, c->endpoint, latency_us, status, check_failed);
-    if (check_failed) {
-        w->counts.err_check++;
+        mix_record(&w->mix, c->endpoint, latency_us, verdict);
+    worker_count_group(c, now, latency_us, verdict);
+    if (verdict != ANSWER_OK) {
+        if (verdict == ANSWER_STATUS)
+            w->counts.err_status++;
+        else
+            w->counts.err_check++;
         series_error(&w->series, now - w->measure_ns);
     }
     return keep_going;
@@ -277,8 +344,8 @@ static void conn_issue(conn_t *c, uint64_t start_ns)
     const config_t *cfg = w->cfg;
     if (cfg->endpoint_count) {
         c->endpoint = mix_pick(&w->mix, cfg, &c->req, &c->req_len);
-        http_parser_expect_body(&c->parser, cfg->endpoints[c->endpoint].expect_body,
-                                cfg->endpoints[c->endpoint].expect_body_len);
+        http_parser_expect_body(&c->parser, cfg->endpoints[c->endpoint].expect.body,
+                                cfg->endpoints[c->endpoint].expect.body_len);
     } else {
         size_t i;
         if (cfg->paths_random) {
@@ -337,14 +404,14 @@ static void conn_ready(conn_t *c, uint64_t now)
     worker_t *w = c->w;
     if (!c->has_request) {
         uint64_t scheduled;
-        if (!w->open_loop && worker_issuing(w, now)) {
+        if (conn_issues(c, now)) {
             conn_issue(c, now);
-        } else if (w->open_loop && worker_take_due(w, now, &scheduled)) {
+        } else if (conn_open_loop(c) && worker_take_due(w, now, &scheduled)) {
             conn_issue(c, scheduled);
         } else {
             c->state = CONN_IDLE;
             conn_watch(c, EPOLLIN);
-            if (w->open_loop && !c->in_idle) {
+            if (conn_open_loop(c) && !c->in_idle) {
                 c->in_idle = 1;
                 w->idle[w->idle_count++] = c;
             }
@@ -358,7 +425,7 @@ static void conn_ready(conn_t *c, uint64_t now)
    (a timed-out one is censored at its age). */
 static void conn_fail(conn_t *c, int kind, uint64_t now)
 {
-    worker_error(c->w, kind, now);
+    worker_error(c->w, c, kind, now);
     if (kind == ERR_TIMEOUT && c->has_request && worker_in_window(c->w, c->start_ns))
         worker_censor(c->w, CENSOR_TIMEOUT, c->endpoint, worker_age_us(now, c->start_ns));
     if (c->has_request && c->w->cfg->endpoint_count && worker_counting(c->w, now))
@@ -369,7 +436,7 @@ static void conn_fail(conn_t *c, int kind, uint64_t now)
         c->retry_ns = now + WORKER_RECONNECT_DELAY_NS;
         return;
     }
-    if (!c->w->open_loop && worker_issuing(c->w, now))
+    if (conn_issues(c, now))
         conn_issue(c, now);
     conn_connect(c, now);
 }
@@ -390,7 +457,7 @@ static void conn_connect(conn_t *c, uint64_t now)
     int fd = w->cfg->target.ops->open(&w->cfg->target, &in_progress);
     if (fd < 0) {
         c->state = CONN_CLOSED;
-        worker_error(w, ERR_CONNECT, now);
+        worker_error(w, c, ERR_CONNECT, now);
         c->has_request = 0;
         c->retry_ns = now + WORKER_RECONNECT_DELAY_NS;
         return;
@@ -398,6 +465,11 @@ static void conn_connect(conn_t *c, uint64_t now)
     c->fd = fd;
     c->events = 0;
     c->served = 0;
+    c->paused = 0;
+    if (c->slow && w->cfg->slow.read_bytes_per_s > 0) {
+        int rcvbuf = WORKER_SLOW_RCVBUF_BYTES;
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+    }
     c->req_off = 0; /* a request carried over from a closed socket goes out whole */
     if (in_progress) {
         c->state = CONN_CONNECTING;
@@ -413,6 +485,40 @@ static void conn_connect(conn_t *c, uint64_t now)
     conn_ready(c, now);
 }
 
+/* How many of the request's remaining bytes may go out now: all, or a slow client's due share. */
+static size_t conn_send_allowance(const conn_t *c, uint64_t now)
+{
+    size_t left = c->req_len - c->req_off;
+    double rate = c->w->cfg->slow.send_bytes_per_s;
+    if (!c->slow || rate <= 0)
+        return left;
+    uint64_t allowed = clients_pace_allowed(rate, c->send_start_ns, now);
+    if (allowed <= c->req_off)
+        return 0;
+    return allowed - c->req_off < left ? (size_t)(allowed - c->req_off) : left;
+}
+
+/* A slow client ahead of its pace: off the epoll set until byte done + 1 is due (the tick wakes
+   it); its timeout runs from then. */
+static void conn_pause(conn_t *c, double rate, uint64_t start_ns, uint64_t done)
+{
+    c->paused = 1;
+    c->pace_at_ns = clients_pace_due_ns(rate, start_ns, done + 1);
+    if (c->deadline_ns < c->pace_at_ns + c->w->cfg->timeout_ns)
+        c->deadline_ns = c->pace_at_ns + c->w->cfg->timeout_ns;
+    conn_watch(c, 0);
+}
+
+/* n request bytes written: counted in the window, for the run and the connection's group. */
+static void conn_sent(conn_t *c, size_t n, uint64_t now)
+{
+    c->req_off += n;
+    if (worker_counting(c->w, now)) {
+        c->w->counts.sent_bytes += n;
+        conn_group(c)->sent_bytes += n;
+    }
+}
+
 static void conn_send(conn_t *c, uint64_t now)
 {
     worker_t *w = c->w;
@@ -420,11 +526,20 @@ static void conn_send(conn_t *c, uint64_t now)
         const config_t *cfg = w->cfg;
         http_parser_init(&c->parser, cfg->endpoint_count ? cfg->endpoints[c->endpoint].head : cfg->head_request);
         c->deadline_ns = now + w->cfg->timeout_ns;
+        c->send_start_ns = now;
+        c->read_start_ns = 0;
     }
+    c->paused = 0;
     while (c->req_off < c->req_len) {
-        ssize_t n = w->cfg->target.ops->write(c->fd, c->req + c->req_off, c->req_len - c->req_off);
+        size_t allowed = conn_send_allowance(c, now);
+        if (allowed == 0) {
+            c->state = CONN_WRITING;
+            conn_pause(c, w->cfg->slow.send_bytes_per_s, c->send_start_ns, c->req_off);
+            return;
+        }
+        ssize_t n = w->cfg->target.ops->write(c->fd, c->req + c->req_off, allowed);
         if (n > 0) {
-            c->req_off += (size_t)n;
+            conn_sent(c, (size_t)n, now);
             continue;
         }
         if (n < 0 && errno == EINTR)
@@ -451,6 +566,7 @@ static void conn_send(conn_t *c, uint64_t now)
         conn_fail(c, ERR_WRITE, now);
         return;
     }
+    c->send_end_ns = now;
     c->state = CONN_READING;
     conn_watch(c, EPOLLIN);
 }
@@ -476,7 +592,7 @@ static void conn_complete(conn_t *c, uint64_t now, int extra_bytes)
         return;
     c->served++;
     if (!c->parser.keep_alive) {
-        if (!w->open_loop && worker_issuing(w, now))
+        if (conn_issues(c, now))
             conn_issue(c, now);
         conn_reconnect(c, now);
         return;
@@ -508,11 +624,31 @@ static void conn_closed_by_peer(conn_t *c, int reset, uint64_t now)
     conn_fail(c, ERR_READ, now);
 }
 
+/* How many bytes a read may take now: a buffer's worth, or a slow reader's due share (0: pause). */
+static size_t conn_read_allowance(conn_t *c, uint64_t now)
+{
+    double rate = c->w->cfg->slow.read_bytes_per_s;
+    if (!c->slow || rate <= 0 || c->state != CONN_READING)
+        return WORKER_READ_BUFFER_BYTES;
+    if (!c->read_start_ns)
+        c->read_start_ns = now;
+    uint64_t allowed = clients_pace_allowed(rate, c->read_start_ns, now);
+    uint64_t done = c->parser.bytes;
+    if (allowed <= done)
+        return 0;
+    return allowed - done < WORKER_READ_BUFFER_BYTES ? (size_t)(allowed - done) : WORKER_READ_BUFFER_BYTES;
+}
+
 static void conn_readable(conn_t *c, uint64_t now)
 {
     worker_t *w = c->w;
     for (;;) {
-        ssize_t n = w->cfg->target.ops->read(c->fd, w->buf, WORKER_READ_BUFFER_BYTES);
+        size_t want = conn_read_allowance(c, now);
+        if (want == 0) {
+            conn_pause(c, w->cfg->slow.read_bytes_per_s, c->read_start_ns, c->parser.bytes);
+            return;
+        }
+        ssize_t n = w->cfg->target.ops->read(c->fd, w->buf, want);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -525,8 +661,10 @@ static void conn_readable(conn_t *c, uint64_t now)
             conn_closed_by_peer(c, 0, now);
             return;
         }
-        if (worker_counting(w, now))
+        if (worker_counting(w, now)) {
             w->counts.bytes += (uint64_t)n;
+            conn_group(c)->bytes += (uint64_t)n;
+        }
         if (c->state != CONN_READING && c->state != CONN_WRITING) {
             conn_fail(c, ERR_MALFORMED, now); /* bytes nobody asked for */
             return;
@@ -541,7 +679,7 @@ static void conn_readable(conn_t *c, uint64_t now)
             conn_complete(c, now, used < (size_t)n);
             return;
         }
-        if ((size_t)n < WORKER_READ_BUFFER_BYTES)
+        if ((size_t)n < want)
             return;
     }
 }
@@ -564,6 +702,18 @@ static void conn_writable(conn_t *c, uint64_t now)
 
 /* ---- timers --------------------------------------------------------- */
 
+/* A paced slow client whose next bytes are due: back on the epoll set, and on with its transfer. */
+static void conn_resume(conn_t *c, uint64_t now)
+{
+    c->paused = 0;
+    if (c->state == CONN_WRITING) {
+        conn_send(c, now);
+        return;
+    }
+    conn_watch(c, EPOLLIN);
+    conn_readable(c, now);
+}
+
 static void worker_tick(worker_t *w, uint64_t now)
 {
     for (size_t i = 0; i < w->conn_count; i++) {
@@ -571,7 +721,7 @@ static void worker_tick(worker_t *w, uint64_t now)
         switch (c->state) {
         case CONN_CLOSED:
             if (now >= c->retry_ns) {
-                if (!w->open_loop && !c->has_request && worker_issuing(w, now))
+                if (!c->has_request && conn_issues(c, now))
                     conn_issue(c, now);
                 conn_connect(c, now);
             }
@@ -584,6 +734,8 @@ static void worker_tick(worker_t *w, uint64_t now)
         case CONN_READING:
             if (now >= c->deadline_ns)
                 conn_fail(c, ERR_TIMEOUT, now);
+            else if (c->paused && now >= c->pace_at_ns)
+                conn_resume(c, now);
             break;
         default:
             break;
@@ -685,83 +837,55 @@ static void worker_censor_at_end(worker_t *w)
 
 /* ---- the loop ------------------------------------------------------- */
 
-static void *worker_main(void *arg)
+/* Handle one epoll event: the open loop's timer, or a connection's readiness. */
+static void worker_event(worker_t *w, const struct epoll_event *event, uint64_t now)
 {
-    worker_t *w = arg;
-    struct epoll_event events[WORKER_EPOLL_EVENTS];
-    uint64_t now = worker_now_ns();
-    uint64_t began = now;
-    if (w->open_loop)
-        prctl(PR_SET_TIMERSLACK, 1UL); /* send on schedule, not up to 50 us late (the default slack) */
-
-    for (size_t i = 0; i < w->conn_count; i++) {
-        conn_t *c = &w->conns[i];
-        if (!w->open_loop)
-            conn_issue(c, now);
-        conn_connect(c, now);
+    conn_t *c = event->data.ptr;
+    if (c == (conn_t *)&worker_timer_tag) {
+        uint64_t expirations;
+        if (read(w->timerfd, &expirations, sizeof(expirations)) < 0) {
+            /* nothing to do: the timer only wakes the loop */
+        }
+        w->timer_at_ns = 0;
+        return;
     }
+    if (c->fd < 0)
+        return;
+    uint32_t ev = event->events;
+    if (ev & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+        if (c->state == CONN_CONNECTING) {
+            conn_writable(c, now);
+            return;
+        }
+        uint32_t generation = c->generation;
+        conn_readable(c, now);
+        if (c->generation != generation)
+            return;
+    }
+    if (ev & EPOLLOUT)
+        conn_writable(c, now);
+}
+
+/* The tick: timeouts, reconnects and paced transfers; 0 when the loop must end (the window's requests
+   all answered in the grace, or a -n run stalled). */
+static int worker_on_tick(worker_t *w, uint64_t now, int in_grace)
+{
+    worker_tick(w, now);
     w->next_tick_ns = now + WORKER_TICK_NS;
-
-    uint64_t grace_end = w->end_ns == UINT64_MAX ? UINT64_MAX : w->end_ns + w->cfg->grace_ns;
-    for (;;) {
-        now = worker_now_ns();
-        if (now >= grace_end || atomic_load_explicit(&worker_stopping, memory_order_relaxed))
-            break;
-        int in_grace = now >= w->end_ns;
-        if (in_grace && !w->grace_started) {
-            w->grace_started = 1;
-            w->next_tick_ns = now; /* look at once whether anything of the window still waits */
-        }
-        if (now >= w->next_tick_ns) {
-            worker_tick(w, now);
-            w->next_tick_ns = now + WORKER_TICK_NS;
-            if (in_grace && !worker_outstanding(w))
-                break; /* every request of the window answered, timed out or failed */
-            if (w->end_ns == UINT64_MAX &&
-                schedule_stalled(atomic_load_explicit(&worker_progress_ns, memory_order_relaxed), now,
-                                 w->cfg->stall_ns)) {
-                atomic_store(&worker_stalled, 1); /* -n alone and a stalled server: the deadline ends the run */
-                worker_stop();
-                break;
-            }
-        }
-        if (w->open_loop)
-            worker_dispatch(w, now);
-        uint64_t until = in_grace ? grace_end : w->end_ns;
-        uint64_t wake = w->next_tick_ns < until ? w->next_tick_ns : until;
-        int timeout_ms = wake > now ? (int)((wake - now + UNITS_NS_PER_MS - 1) / UNITS_NS_PER_MS) : 0;
-        int n = epoll_wait(w->epfd, events, WORKER_EPOLL_EVENTS, timeout_ms);
-        if (n < 0)
-            continue; /* EINTR */
-        for (int i = 0; i < n; i++) {
-            conn_t *c = events[i].data.ptr;
-            now = worker_now_ns(); /* per event: a response ends when it is read, not when the batch began */
-            if (c == (conn_t *)&worker_timer_tag) {
-                uint64_t expirations;
-                if (read(w->timerfd, &expirations, sizeof(expirations)) < 0) {
-                    /* nothing to do: the timer only wakes the loop */
-                }
-                w->timer_at_ns = 0;
-                continue;
-            }
-            if (c->fd < 0)
-                continue;
-            uint32_t ev = events[i].events;
-            if (ev & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
-                if (c->state == CONN_CONNECTING) {
-                    conn_writable(c, now);
-                    continue;
-                }
-                uint32_t generation = c->generation;
-                conn_readable(c, now);
-                if (c->generation != generation)
-                    continue;
-            }
-            if (ev & EPOLLOUT)
-                conn_writable(c, now);
-        }
+    if (in_grace && !worker_outstanding(w))
+        return 0; /* every request of the window answered, timed out or failed */
+    if (w->end_ns == UINT64_MAX &&
+        schedule_stalled(atomic_load_explicit(&worker_progress_ns, memory_order_relaxed), now, w->cfg->stall_ns)) {
+        atomic_store(&worker_stalled, 1); /* -n alone and a stalled server: the deadline ends the run */
+        worker_stop();
+        return 0;
     }
+    return 1;
+}
 
+/* The loop's end: censor what is left, take the thread's CPU time, close every connection. */
+static void worker_finish(worker_t *w, uint64_t now, uint64_t grace_end, uint64_t began)
+{
     w->stopped_ns = now < grace_end ? now : grace_end;
     worker_censor_at_end(w);
     struct rusage ru;
@@ -775,6 +899,45 @@ static void *worker_main(void *arg)
         http_parser_free(&w->conns[i].parser);
         free(w->conns[i].stamped);
     }
+}
+
+static void *worker_main(void *arg)
+{
+    worker_t *w = arg;
+    struct epoll_event events[WORKER_EPOLL_EVENTS];
+    uint64_t now = worker_now_ns();
+    uint64_t began = now;
+    if (w->open_loop)
+        prctl(PR_SET_TIMERSLACK, 1UL); /* send on schedule, not up to 50 us late (the default slack) */
+    for (size_t i = 0; i < w->conn_count; i++) {
+        conn_t *c = &w->conns[i];
+        if (!conn_open_loop(c))
+            conn_issue(c, now);
+        conn_connect(c, now);
+    }
+    w->next_tick_ns = now + WORKER_TICK_NS;
+    uint64_t grace_end = w->end_ns == UINT64_MAX ? UINT64_MAX : w->end_ns + w->cfg->grace_ns;
+    for (;;) {
+        now = worker_now_ns();
+        if (now >= grace_end || atomic_load_explicit(&worker_stopping, memory_order_relaxed))
+            break;
+        int in_grace = now >= w->end_ns;
+        if (in_grace && !w->grace_started) {
+            w->grace_started = 1;
+            w->next_tick_ns = now; /* look at once whether anything of the window still waits */
+        }
+        if (now >= w->next_tick_ns && !worker_on_tick(w, now, in_grace))
+            break;
+        if (w->open_loop)
+            worker_dispatch(w, now);
+        uint64_t until = in_grace ? grace_end : w->end_ns;
+        uint64_t wake = w->next_tick_ns < until ? w->next_tick_ns : until;
+        int timeout_ms = wake > now ? (int)((wake - now + UNITS_NS_PER_MS - 1) / UNITS_NS_PER_MS) : 0;
+        int n = epoll_wait(w->epfd, events, WORKER_EPOLL_EVENTS, timeout_ms);
+        for (int i = 0; i < n; i++) /* n < 0: EINTR */
+            worker_event(w, &events[i], worker_now_ns()); /* per event: a response ends when it is read */
+    }
+    worker_finish(w, now, grace_end, began);
     return NULL;
 }
 
@@ -784,6 +947,12 @@ static void worker_counts_add(worker_counts_t *dst, const worker_counts_t *src)
 {
     dst->requests += src->requests;
     dst->bytes += src->bytes;
+    dst->sent_bytes += src->sent_bytes;
+    dst->body_bytes += src->body_bytes;
+    dst->decoded_bytes += src->decoded_bytes;
+    dst->gzip_responses += src->gzip_responses;
+    dst->undecoded += src->undecoded;
+    dst->err_status += src->err_status;
     dst->reconnects += src->reconnects;
     dst->err_connect += src->err_connect;
     dst->err_read += src->err_read;
@@ -797,8 +966,10 @@ static void worker_counts_add(worker_counts_t *dst, const worker_counts_t *src)
         dst->status[i] += src->status[i];
 }
 
-static int worker_setup(worker_t *w, const config_t *cfg, size_t conn_count, double rate_per_s, uint64_t seed)
+static int worker_setup(worker_t *w, const config_t *cfg, size_t fast_count, size_t slow_count, double rate_per_s,
+                        uint64_t seed)
 {
+    size_t conn_count = fast_count + slow_count;
     memset(w, 0, sizeof(*w));
     w->cfg = cfg;
     w->epfd = -1;
@@ -809,7 +980,7 @@ static int worker_setup(worker_t *w, const config_t *cfg, size_t conn_count, dou
     w->buf = malloc(WORKER_READ_BUFFER_BYTES);
     w->latency_us = hist_new(HIST_LATENCY_HIGHEST_US, HIST_LATENCY_DIGITS);
     series_init(&w->series, cfg->interval_ns);
-    if (mix_worker_init(&w->mix, cfg) < 0 || censor_init(&w->cohort) < 0)
+    if (mix_worker_init(&w->mix, cfg) < 0 || censor_init(&w->cohort) < 0 || clients_stats_init(w->clients) < 0)
         return -1;
     w->path_rng = seed;
     w->mix.rng = seed ^ 0x5851F42D4C957F2Dull; /* endpoints draw apart from the plain path list */
@@ -824,7 +995,8 @@ static int worker_setup(worker_t *w, const config_t *cfg, size_t conn_count, dou
         c->fd = -1;
         c->state = CONN_CLOSED;
         http_parser_setup(&c->parser);
-        http_parser_expect_body(&c->parser, cfg->expect_body, cfg->expect_body_len);
+        http_parser_expect_body(&c->parser, cfg->expect.body, cfg->expect.body_len);
+        c->slow = i >= fast_count;
     }
     if (rate_per_s > 0) {
         w->open_loop = 1;
@@ -853,6 +1025,7 @@ static void worker_teardown(worker_t *w)
     censor_free(&w->cohort);
     series_free(&w->series);
     mix_worker_free(&w->mix, w->cfg);
+    clients_stats_free(w->clients);
 }
 
 /*
@@ -873,44 +1046,37 @@ static uint64_t worker_peak_rss_kb(void)
     return kb;
 }
 
-int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_size)
+/* Thread t's share of n connections: the first threads take the fast ones' remainder, the last the slow ones'. */
+static size_t worker_share(uint64_t n, int threads, int t, int from_last)
 {
-    int threads = cfg->threads;
-    if ((uint64_t)threads > cfg->connections)
-        threads = (int)cfg->connections;
-    worker_t *workers = calloc((size_t)threads, sizeof(worker_t));
-    out->latency_us = hist_new(HIST_LATENCY_HIGHEST_US, HIST_LATENCY_DIGITS);
-    series_init(&out->series, cfg->interval_ns);
-    out->endpoints = mix_stats_new(cfg);
-    if (!workers || !out->latency_us || censor_init(&out->cohort) < 0 || (cfg->endpoint_count && !out->endpoints)) {
-        snprintf(err, err_size, "out of memory");
-        free(workers);
-        return -1;
-    }
-    atomic_store(&worker_stopping, 0);
-    atomic_store(&worker_counted, 0);
-    atomic_store(&worker_stalled, 0);
+    int rank = from_last ? threads - 1 - t : t;
+    return (size_t)(n / (uint64_t)threads) + ((uint64_t)rank < n % (uint64_t)threads ? 1 : 0);
+}
 
-    int rc = 0;
-    int setup_count = 0;
+/* Set up each thread with its share of the connections and the rate; returns how many were set up
+   (all of them, or up to the one that failed, with the reason in err). */
+static int worker_setup_all(worker_t *workers, int threads, const config_t *cfg, char *err, size_t err_size)
+{
     for (int t = 0; t < threads; t++) {
-        size_t share = (size_t)(cfg->connections / (uint64_t)threads) +
-                       ((uint64_t)t < cfg->connections % (uint64_t)threads ? 1 : 0);
-        double rate = cfg->rate_per_s * (double)share / (double)cfg->connections;
-        setup_count++;
-        if (worker_setup(&workers[t], cfg, share, rate, cfg->seed + (uint64_t)t) < 0) {
+        size_t fast = worker_share(cfg->connections, threads, t, 0);
+        size_t slow = worker_share(cfg->slow.connections, threads, t, 1);
+        double rate = cfg->connections ? cfg->rate_per_s * (double)fast / (double)cfg->connections : 0;
+        if (worker_setup(&workers[t], cfg, fast, slow, rate, cfg->seed + (uint64_t)t) < 0) {
             snprintf(err, err_size, "cannot set up thread %d: %s", t, strerror(errno));
-            rc = -1;
-            break;
+            return -(t + 1);
         }
     }
+    return threads;
+}
 
-    uint64_t start = worker_now_ns();
-    atomic_store(&worker_progress_ns, start);
+/* Start the threads on one timeline and wait for them; returns how many ran (< threads: err says why). */
+static int worker_start_all(worker_t *workers, int threads, const config_t *cfg, uint64_t start, char *err,
+                            size_t err_size)
+{
     uint64_t measure = start + cfg->warmup_ns;
     uint64_t end = cfg->duration_ns == UINT64_MAX ? UINT64_MAX : measure + cfg->duration_ns;
     int started = 0;
-    for (int t = 0; rc == 0 && t < threads; t++) {
+    for (int t = 0; t < threads; t++) {
         worker_t *w = &workers[t];
         w->start_ns = start;
         w->measure_ns = measure;
@@ -920,14 +1086,20 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
         if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
             snprintf(err, err_size, "cannot start thread %d", t);
             worker_stop();
-            rc = -1;
             break;
         }
         started++;
     }
     for (int t = 0; t < started; t++)
         pthread_join(workers[t].thread, NULL);
+    return started;
+}
 
+/* The counted window actually run, and why it ended early (interrupted, stalled). */
+static void worker_window(const config_t *cfg, run_result_t *out, uint64_t start)
+{
+    uint64_t measure = start + cfg->warmup_ns;
+    uint64_t end = cfg->duration_ns == UINT64_MAX ? UINT64_MAX : measure + cfg->duration_ns;
     uint64_t finished = worker_now_ns();
     if (atomic_load(&worker_stopping)) {
         uint64_t stop = atomic_load(&worker_stop_ns);
@@ -940,27 +1112,29 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
     if (finished > end)
         finished = end;
     out->duration_s = finished > measure ? (double)(finished - measure) / 1e9 : 0.0;
-
-    for (int t = 0; t < started; t++) {
-        worker_t *w = &workers[t];
-        worker_counts_add(&out->counts, &w->counts);
-        hist_merge(out->latency_us, w->latency_us);
-        censor_merge(&out->cohort, &w->cohort);
-        mix_stats_merge(out->endpoints, &w->mix, cfg);
-        series_merge(&out->series, &w->series);
-        double share = w->wall_s > 0 ? w->cpu_s / w->wall_s : 0;
-        if (share > out->max_thread_cpu_share)
-            out->max_thread_cpu_share = share;
-    }
-    for (int t = 0; t < setup_count; t++)
-        worker_teardown(&workers[t]);
-    free(workers);
-
     /* the series covers the whole counted window, idle intervals included */
     if (out->duration_s > 0) {
         size_t intervals = (size_t)((out->duration_s * 1e9 + (double)cfg->interval_ns - 1) / (double)cfg->interval_ns);
         series_pad(&out->series, intervals);
     }
+}
+
+static void worker_merge(run_result_t *out, const worker_t *w, const config_t *cfg)
+{
+    worker_counts_add(&out->counts, &w->counts);
+    hist_merge(out->latency_us, w->latency_us);
+    censor_merge(&out->cohort, &w->cohort);
+    mix_stats_merge(out->endpoints, &w->mix, cfg);
+    series_merge(&out->series, &w->series);
+    clients_stats_merge(out->clients, w->clients);
+    double share = w->wall_s > 0 ? w->cpu_s / w->wall_s : 0;
+    if (share > out->max_thread_cpu_share)
+        out->max_thread_cpu_share = share;
+}
+
+/* The whole process's CPU time and peak memory. */
+static void worker_usage(run_result_t *out)
+{
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0) {
         out->user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
@@ -970,5 +1144,41 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
     uint64_t hwm_kb = worker_peak_rss_kb();
     if (hwm_kb)
         out->max_rss_kb = hwm_kb;
+}
+
+int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_size)
+{
+    int threads = cfg->threads;
+    if ((uint64_t)threads > config_connections(cfg))
+        threads = (int)config_connections(cfg);
+    worker_t *workers = calloc((size_t)threads, sizeof(worker_t));
+    out->latency_us = hist_new(HIST_LATENCY_HIGHEST_US, HIST_LATENCY_DIGITS);
+    series_init(&out->series, cfg->interval_ns);
+    out->endpoints = mix_stats_new(cfg);
+    if (!workers || !out->latency_us || censor_init(&out->cohort) < 0 || (cfg->endpoint_count && !out->endpoints) ||
+        clients_stats_init(out->clients) < 0) {
+        snprintf(err, err_size, "out of memory");
+        free(workers);
+        return -1;
+    }
+    atomic_store(&worker_stopping, 0);
+    atomic_store(&worker_counted, 0);
+    atomic_store(&worker_stalled, 0);
+
+    int set_up = worker_setup_all(workers, threads, cfg, err, err_size);
+    int rc = set_up == threads ? 0 : -1;
+    set_up = set_up < 0 ? -set_up : set_up;
+    uint64_t start = worker_now_ns();
+    atomic_store(&worker_progress_ns, start);
+    int started = rc == 0 ? worker_start_all(workers, threads, cfg, start, err, err_size) : 0;
+    if (started < threads)
+        rc = -1;
+    worker_window(cfg, out, start);
+    for (int t = 0; t < started; t++)
+        worker_merge(out, &workers[t], cfg);
+    for (int t = 0; t < set_up; t++)
+        worker_teardown(&workers[t]);
+    free(workers);
+    worker_usage(out);
     return rc;
 }

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "censor.h"
+#include "clients.h"
 #include "config.h"
 #include "hist.h"
 #include "mix.h"
@@ -40,13 +41,19 @@
 typedef struct worker_counts {
     uint64_t requests;      /* complete responses (whatever the status) */
     uint64_t bytes;         /* bytes read */
+    uint64_t sent_bytes;    /* bytes written */
+    uint64_t body_bytes;    /* the completed responses' bodies as sent (compressed when encoded) */
+    uint64_t decoded_bytes; /* the same bodies decoded (http_parser_decoded_bytes) */
+    uint64_t gzip_responses;   /* responses with Content-Encoding: gzip */
+    uint64_t undecoded;     /* responses whose decoded size is unknown (another coding, or a gzip body without its trailer) */
     uint64_t reconnects;    /* server closed cleanly after a complete response */
     uint64_t err_connect;
     uint64_t err_read;      /* reset, or closed mid-response */
     uint64_t err_write;
     uint64_t err_timeout;   /* no complete response within --timeout (latency censored) */
     uint64_t err_malformed; /* not HTTP, or bytes after the response */
-    uint64_t err_check;     /* --expect-status / --expect-body failed */
+    uint64_t err_status;    /* the answer's status was not expected (--expect-status) */
+    uint64_t err_check;     /* expected status, --expect-body missing */
     uint64_t unsent;        /* open loop: due in the counted window, never sent (every connection busy to the end) */
     uint64_t scheduled;     /* open loop: slots due in the counted window */
     uint64_t status[WORKER_STATUS_CODES];
@@ -57,6 +64,7 @@ typedef struct run_result {
     hist_t *latency_us;       /* all counted latencies */
     censor_t cohort;          /* the window's requests: completed latencies, censored ages (censor.h) */
     mix_stats_t *endpoints;   /* per endpoint of a mix (cfg->endpoint_count), or NULL */
+    clients_stats_t clients[CLIENTS_GROUPS]; /* fast and slow connections apart (clients.h) */
     series_t series;
     double duration_s;        /* length of the counted window actually run */
     double user_s;            /* client CPU of the whole process */

@@ -202,6 +202,72 @@ static void test_parser_is_reusable(void)
     http_parser_free(&p);
 }
 
+/* Feed a binary response in pieces of step bytes (0: whole); returns the parser's result, p kept for reading. */
+static int parse_bytes(http_parser_t *p, const unsigned char *s, size_t len, size_t step)
+{
+    http_parser_setup(p);
+    http_parser_init(p, 0);
+    size_t pos = 0;
+    while (pos < len) {
+        size_t n = step && step < len - pos ? step : len - pos;
+        size_t used = 0;
+        int rc = http_parser_feed(p, (const char *)s + pos, n, &used);
+        pos += used;
+        if (rc != HTTP_NEED_MORE)
+            return rc;
+    }
+    return HTTP_NEED_MORE;
+}
+
+/* 1,000 'a' gzipped (python: gzip.compress(b"a" * 1000, mtime=0)): 29 bytes whose trailer says 1000. */
+static const unsigned char test_gzip_1000[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03,
+                                               0x4b, 0x4c, 0x1c, 0x05, 0xa3, 0x60, 0x14, 0x0c, 0x77, 0x00,
+                                               0x00, 0x03, 0xda, 0x38, 0x9a, 0xe8, 0x03, 0x00, 0x00};
+
+/* Bodies are counted as sent (de-chunked) and decoded: identity as is, gzip by its trailer's ISIZE. */
+static void test_body_bytes_and_gzip(void)
+{
+    unsigned char buf[512];
+    http_parser_t p;
+    int decoded;
+    for (size_t step = 0; step <= 5; step++) {
+        const char *plain = "HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nhello world";
+        CHECK(parse_bytes(&p, (const unsigned char *)plain, strlen(plain), step) == HTTP_DONE);
+        CHECK_EQ_U(p.body_bytes, 11);
+        CHECK_EQ_U(http_parser_decoded_bytes(&p, &decoded), 11);
+        CHECK(decoded && p.encoding == HTTP_IDENTITY);
+        http_parser_free(&p);
+
+        /* gzip, sent in two chunks split inside the trailer */
+        int n = snprintf((char *)buf, sizeof(buf),
+                         "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n15\r\n");
+        memcpy(buf + n, test_gzip_1000, 21);
+        n += 21;
+        n += snprintf((char *)buf + n, sizeof(buf) - (size_t)n, "\r\n8\r\n");
+        memcpy(buf + n, test_gzip_1000 + 21, 8);
+        n += 8;
+        n += snprintf((char *)buf + n, sizeof(buf) - (size_t)n, "\r\n0\r\n\r\n");
+        CHECK(parse_bytes(&p, buf, (size_t)n, step) == HTTP_DONE);
+        CHECK_EQ_U(p.body_bytes, sizeof(test_gzip_1000));
+        CHECK(p.encoding == HTTP_GZIP);
+        CHECK_EQ_U(http_parser_decoded_bytes(&p, &decoded), 1000);
+        CHECK(decoded);
+        http_parser_free(&p);
+    }
+    /* a gzip label on a body that is not gzip: its size as sent, and not decoded */
+    const char *fake = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 20\r\n\r\nnot compressed at al";
+    CHECK(parse_bytes(&p, (const unsigned char *)fake, strlen(fake), 0) == HTTP_DONE);
+    CHECK_EQ_U(http_parser_decoded_bytes(&p, &decoded), 20);
+    CHECK(!decoded);
+    http_parser_free(&p);
+    const char *br = "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 3\r\n\r\nabc";
+    CHECK(parse_bytes(&p, (const unsigned char *)br, strlen(br), 0) == HTTP_DONE);
+    CHECK(p.encoding == HTTP_OTHER_ENCODING);
+    http_parser_decoded_bytes(&p, &decoded);
+    CHECK(!decoded);
+    http_parser_free(&p);
+}
+
 int main(void)
 {
     test_content_length_keep_alive();
@@ -215,5 +281,6 @@ int main(void)
     test_garbage_is_malformed();
     test_oversized_headers_are_malformed();
     test_parser_is_reusable();
+    test_body_bytes_and_gzip();
     return test_summary("http");
 }

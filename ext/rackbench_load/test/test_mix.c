@@ -82,6 +82,7 @@ int main(void)
     config_t cfg = test_config();
     /* a default header, then: home x3 (two paths), create x1 (POST, its own checks) */
     cfg.headers[cfg.header_count++] = "Cookie: a=b";
+    CHECK(answer_parse_statuses(&cfg.expect, "200-399") == 0); /* every endpoint's, unless its own */
     CHECK(mix_weight(&cfg, "3") < 0); /* no endpoint yet */
     CHECK(mix_begin(&cfg, "home") == 0);
     CHECK(mix_weight(&cfg, "3") == 0);
@@ -92,7 +93,7 @@ int main(void)
     cfg.method = "POST";
     cfg.body = "{}";
     cfg.body_len = 2;
-    cfg.expect_status[cfg.expect_status_count++] = 201;
+    CHECK(answer_parse_statuses(&cfg.expect, "201") == 0); /* replaces the defaults' 200-399 */
     CHECK(mix_finish(&cfg) == 0);
     CHECK_EQ_U(cfg.endpoint_count, 2);
     CHECK(strcmp(cfg.endpoints[0].method, "GET") == 0);
@@ -118,16 +119,19 @@ int main(void)
                 a_then_b = 0;
             last_home = req;
         }
-        mix_record(&m, e, 100 + (uint64_t)e * 900, 200, mix_check_failed(&cfg, e, 200, 0));
+        mix_record(&m, e, 100 + (uint64_t)e * 900, answer_judge(mix_expect(&cfg, e), 200, 0));
         if (i % 4 == 0)
             mix_censor(&m, e, CENSOR_UNSENT, 5000);
     }
     CHECK_EQ_U(picked[0], 300);
     CHECK_EQ_U(picked[1], 100);
     CHECK(a_then_b);
-    CHECK_EQ_U(m.stats[0].err_check, 0);
-    CHECK_EQ_U(m.stats[1].err_check, 100); /* 200 is not the 201 it expects */
-    CHECK(!mix_check_failed(&cfg, 1, 201, 0));
+    CHECK_EQ_U(m.stats[0].err_status, 0);
+    CHECK_EQ_U(m.stats[1].err_status, 100); /* 200 is not the 201 it expects */
+    CHECK_EQ_U(m.stats[1].err_check, 0);
+    CHECK(answer_judge(mix_expect(&cfg, 1), 201, 0) == ANSWER_OK);
+    CHECK(answer_judge(mix_expect(&cfg, 0), 302, 0) == ANSWER_OK);   /* the defaults' range */
+    CHECK(answer_judge(mix_expect(&cfg, 0), 404, 0) == ANSWER_STATUS);
 
     mix_stats_t *merged = mix_stats_new(&cfg);
     mix_stats_merge(merged, &m, &cfg);

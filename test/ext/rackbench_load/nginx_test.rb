@@ -21,20 +21,30 @@ module Rackbench
       _nginx, base = start_nginx
       r = load_json("#{base}/", "-c", 1, "-n", 300, "--path", "/hello", "--path", "/missing", "--path", "/empty")
       assert_equal({ "200" => 100, "404" => 100, "204" => 100 }, r["status_counts"])
+      assert_equal 0, errors_total(r), "without --expect-status the engine has no rule of its own"
+      r = load_json("#{base}/", "-c", 1, "-n", 300, "--path", "/hello", "--path", "/missing", "--path", "/empty",
+                    "--expect-status", "200-399")
+      assert_equal 100, r["errors"]["status"]
       assert_equal 0, r["errors"]["check"]
-      assert(r["warnings"].any? { |w| w.include?("not 2xx/3xx") })
+      warning = r["warning_codes"].find { |w| w["code"] == "answers" }
+      assert_equal({ "code" => "answers", "failed" => 100, "responses" => 300, "status" => 100, "check" => 0 }, warning)
+      assert_includes r["warnings"][r["warning_codes"].index(warning)], "33.3 % of responses failed their check"
     end
 
-    def test_expect_status_and_expect_body_count_check_failures
+    # One verdict per answer: an unexpected status is a status error (its body
+    # unchecked), an expected one without the body text a check error.
+    def test_expect_status_and_expect_body_count_failures_once_each
       _nginx, base = start_nginx
       r = load_json("#{base}/", "-c", 2, "-n", 200, "--path", "/hello", "--path", "/chunked",
                     "--expect-status", "200", "--expect-body", "hello")
-      assert_equal 0, r["errors"]["check"], "chunked bodies are searched too"
+      assert_equal 0, errors_total(r), "chunked bodies are searched too"
       r = load_json("#{base}/", "-c", 2, "-n", 200, "--path", "/hello", "--path", "/missing",
-                    "--expect-status", "200")
-      assert_equal 100, r["errors"]["check"]
+                    "--expect-status", "200", "--expect-body", "hello")
+      assert_equal 100, r["errors"]["status"]
+      assert_equal 0, r["errors"]["check"]
       r = load_json("#{base}/hello", "-c", 2, "-n", 50, "--expect-body", "goodbye")
       assert_equal 50, r["errors"]["check"]
+      assert_equal 0, r["errors"]["status"]
     end
 
     def test_a_server_closing_kept_alive_connections_causes_reconnects_not_errors
@@ -125,7 +135,7 @@ module Rackbench
       assert status.success?
       assert_match(%r{^Requests/sec: +\d+}, out)
       assert_match(/Latency Distribution/, out)
-      assert_match(/Errors: connect 0, read 0, write 0, timeout 0, malformed 0, check 0/, out)
+      assert_match(/Errors: connect 0, read 0, write 0, timeout 0, malformed 0, status 0, check 0/, out)
     end
   end
 end

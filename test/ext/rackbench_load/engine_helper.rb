@@ -38,9 +38,11 @@ module Rackbench
 
     # nginx in the foreground, one process (so SIGSTOP stalls the server itself).
     # Locations: / and /hello answer "hello world", /missing 404, /chunked is
-    # sent chunked, /empty 204. keepalive_requests bounds each connection.
+    # sent chunked, /empty 204, /gz/FILE is FILE of its folder gzipped when
+    # asked (Accept-Encoding: gzip), any other path a file of its folder
+    # (nginx_dir). keepalive_requests bounds each connection.
     def start_nginx(port: free_port, unix: nil, keepalive_requests: 10_000, worker_connections: 4096)
-      dir = File.join(tmpdir, "nginx-#{port}")
+      dir = nginx_dir(port)
       FileUtils.mkdir_p(dir)
       listen = unix ? "unix:#{unix}" : "127.0.0.1:#{port}"
       File.write(File.join(dir, "hello.txt"), "hello world")
@@ -50,6 +52,9 @@ module Rackbench
       unix ? wait_for_socket(unix, child) : wait_for_port(port, child)
       [child, unix ? "unix:#{unix}:" : "http://127.0.0.1:#{port}"]
     end
+
+    # The folder nginx on port serves files from.
+    def nginx_dir(port) = File.join(tmpdir, "nginx-#{port}")
 
     def nginx_conf(dir, listen, keepalive_requests, worker_connections)
       <<~CONF
@@ -77,17 +82,34 @@ module Rackbench
             location = /chunked { default_type text/plain; chunked_transfer_encoding on; gzip off;
                                   return 200 "chunked hello"; }
             location = /file { default_type text/plain; try_files /hello.txt =404; }
+            location /gz/ { alias #{dir}/; default_type text/plain; gzip on; gzip_types text/plain; gzip_min_length 0; }
           }
         }
       CONF
     end
 
-    # puma on the bundled rack app, over TCP or a Unix socket.
-    def start_puma(unix: nil, threads: 4)
+    # A rack app for uploads and sized answers: reads the request's body and
+    # answers "received N" (N: the body's bytes) followed by ?size= bytes.
+    UPLOAD_APP = <<~'RUBY'
+      run lambda { |env|
+        received = env["rack.input"].read.bytesize
+        text = "received #{received}\n" + ("x" * env["QUERY_STRING"][/size=(\d+)/, 1].to_i)
+        [200, { "content-type" => "text/plain", "content-length" => text.bytesize.to_s }, [text]]
+      }
+    RUBY
+
+    def upload_app
+      path = File.join(tmpdir, "upload.ru")
+      File.write(path, UPLOAD_APP)
+      path
+    end
+
+    # puma on the bundled rack app (or app, a config.ru), over TCP or a Unix socket.
+    def start_puma(unix: nil, threads: 4, app: RACK_APP)
       port = free_port
       bind = unix ? "unix://#{unix}" : "tcp://127.0.0.1:#{port}"
       argv = [RbConfig.ruby, Gem.bin_path("puma", "puma"), "--bind", bind, "--threads", "#{threads}:#{threads}",
-              "--workers", "0", "--environment", "production", RACK_APP]
+              "--workers", "0", "--environment", "production", app]
       child = supervisor.spawn(argv, name: "puma", log_path: File.join(tmpdir, "puma-#{port}.log"))
       unix ? wait_for_socket(unix, child) : wait_for_port(port, child)
       [child, unix ? "unix:#{unix}:" : "http://127.0.0.1:#{port}"]
