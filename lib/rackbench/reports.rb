@@ -12,6 +12,7 @@ end
 require_relative "reports/base"
 require_relative "reports/parts/grid"
 require_relative "reports/parts/mix_breakdown"
+require_relative "reports/parts/client_groups"
 require_relative "reports/parts/latency_tail"
 require_relative "reports/parts/tune_answer"
 require_relative "reports/parts/rate_sweep"

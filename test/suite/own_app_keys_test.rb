@@ -58,8 +58,8 @@ module Rackbench
       assert_equal "PUT /items/1 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nCookie: s=1\r\n" \
                    "Content-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"n\":1}", request.bytes
       assert_equal ["--method", "PUT", "--header", "Cookie: s=1", "--header", "Content-Type: application/json",
-                    "--body", "{\"n\":1}", "--path", "/items/1", "--path", "/items/a+b", "--expect-status", "200,204"],
-                   request.engine_args
+                    "--body", "{\"n\":1}", "--path", "/items/1", "--path", "/items/a+b"], request.engine_args
+      assert_equal ["--expect-status", "200,204"], AnswerRule.new.engine_args(request), "its check: the AnswerRule's"
       form = Request.new("path" => "/login", "method" => "POST", "form" => { "user" => "a&b" })
       assert_equal "user=a%26b", form.body
     end

@@ -46,6 +46,28 @@ module Rackbench
       assert_equal ['body does not contain "world": "hello"'], rule.problems(body, 200, {}, "hello")
     end
 
+    # The engine applies the same rule under load: what it can check of it, as its options.
+    def test_the_engine_is_given_the_same_rule_as_options
+      assert_equal ["--expect-status", "200-399"], AnswerRule.new.engine_args(request)
+      assert_equal ["--expect-status", "200", "--expect-body", "hello world"], catalogue.engine_args(request)
+      assert_equal ["--expect-status", "201,204", "--expect-body", "made"],
+                   catalogue.engine_args(request("expect_status" => [201, 204], "expect_body" => "made"))
+      assert_equal ["--expect-status", "200-299"], AnswerRule.new.engine_args(request("expect_status" => (200..299)))
+      assert_equal ["--expect-status", "200-399", "--expect-body", "x"], AnswerRule.new.engine_args(request("expect_body" => "x"))
+      assert_equal ["--expect-status", "200-399"], catalogue.engine_args(request("path" => "/users/1"))
+    end
+
+    # A pattern, a page check, a body longer than the engine searches, or one
+    # request's several paths (ids): the engine checks the status, the verify
+    # step the rest.
+    def test_what_the_engine_cannot_check_stays_with_the_verify_step
+      pattern = Apps.endpoints.find { |e| e.expectation(e.sample)&.body.is_a?(Regexp) }
+      skip "no catalogue endpoint answers a pattern" unless pattern
+      assert_equal ["--expect-status", "200"], catalogue.engine_args(request("path" => pattern.sample))
+      ids = Request.new("path" => "/fibonacci/:id", "ids" => [20, 25])
+      assert_equal ["--expect-status", "200"], catalogue.engine_args(ids)
+    end
+
     def test_a_wrong_answer_shows_the_start_of_its_body
       problem = AnswerRule.new.problems(request, 500, {}, "x" * 1000).first
       assert_includes problem, "x" * AnswerRule::EXCERPT_BYTES

@@ -7,8 +7,11 @@ module Rackbench
     #   rate:     requests per second over all connections (open loop); nil = closed loop
     #   arrivals: open loop: "uniform" (evenly spaced) or "poisson" (random, seeded by seed); nil: the
     #             engine's own (uniform)
+    #   slow_clients: SlowClients beside the concurrency's full-speed connections (native only), or nil
+    #   rule:     the AnswerRule every answer is held to under load (native only; nil: the default rule)
     Load = Struct.new(:target, :concurrency, :threads, :duration_s, :warmup_s, :requests,
                       :timeout_s, :rate, :keepalive, :traffic, :arrivals, :seed, :request_start,
+                      :slow_clients, :rule,
                       keyword_init: true) do
       def initialize(**)
         super
@@ -25,6 +28,24 @@ module Rackbench
       def deadline_s
         run_s = duration_s || (requests ? requests.fdiv(concurrency).ceil * timeout_s : 60)
         run_s + warmup_s + timeout_s + 30
+      end
+    end
+
+    # Connections that send each request at send_bytes_per_s and read each
+    # response at read_bytes_per_s (nil: full speed), closed loop, beside a
+    # load's full-speed ones; the native engine measures both groups apart
+    # (Result#slow_clients). From a suite's slow_clients keys:
+    #
+    #   slow_clients: 20
+    #   slow_send_bytes_per_s: 500
+    #   slow_read_bytes_per_s: 4000
+    SlowClients = Struct.new(:connections, :send_bytes_per_s, :read_bytes_per_s, keyword_init: true) do
+      # The suite's slow clients, or nil when it asks for none.
+      def self.from_suite(suite)
+        return nil unless suite["slow_clients"].to_i.positive?
+
+        new(connections: suite["slow_clients"], send_bytes_per_s: suite["slow_send_bytes_per_s"],
+            read_bytes_per_s: suite["slow_read_bytes_per_s"])
       end
     end
 
@@ -57,6 +78,7 @@ module Rackbench
       def version = nil
       def warmup_in_run? = false
       def supports_unix? = false
+      def supports_slow_clients? = false
 
       # Why the engine cannot send this Traffic, or nil. The native engine sends
       # everything (and checks every answer); wrk and ab say what they lack.
@@ -72,6 +94,7 @@ module Rackbench
         if (why = unsupported(load.traffic))
           raise ConfigError, "engine #{name}: #{why}"
         end
+        raise ConfigError, "engine #{name}: slow_clients need engine: native" if load.slow_clients && !supports_slow_clients?
         if load.target.unix? && !supports_unix?
           raise ConfigError,
                 "engine #{name} cannot target a Unix socket; use engine: native"

@@ -17,7 +17,11 @@ module Rackbench
     # continuous run, counts a server's clean close as a reconnect, reports raw
     # latencies, a full histogram and a per-second series, and follows the
     # window's requests to their end (Result#window_requests: those without a
-    # response are censored at their age).
+    # response are censored at their age). It holds every answer to the
+    # load's AnswerRule (passed as --expect-status/--expect-body) and counts
+    # the failures (errors "status" and "check"): Ruby does not judge them
+    # again. Slow clients (load.slow_clients) are measured apart from the
+    # full-speed ones (Result#fast_clients, #slow_clients).
     class Native < Base
       NAME = "native"
       EXECUTABLE = "rackbench-load"
@@ -49,6 +53,7 @@ module Rackbench
 
       def warmup_in_run? = true
       def supports_unix? = true
+      def supports_slow_clients? = true
       def unsupported(_traffic) = nil
 
       def command(load, _dir)
@@ -62,8 +67,24 @@ module Rackbench
         argv += ["--header", "Connection: close"] unless load.keepalive
         argv << "--allow-remote" if remote?(load.target)
         argv << "--request-start" if load.request_start
-        argv += load.traffic.engine_args if load.traffic
+        argv += slow_args(load.slow_clients)
+        argv += answer_args(load)
         argv << load.target.url
+      end
+
+      # The traffic's requests, each with its answer check (the load's AnswerRule).
+      def answer_args(load)
+        rule = load.rule || AnswerRule.new
+        load.traffic ? load.traffic.engine_args(rule.method(:engine_args)) : rule.engine_args(nil)
+      end
+
+      def slow_args(slow)
+        return [] unless slow
+
+        args = ["--slow-connections", slow.connections.to_s]
+        args += ["--slow-send", slow.send_bytes_per_s.to_s] if slow.send_bytes_per_s
+        args += ["--slow-read", slow.read_bytes_per_s.to_s] if slow.read_bytes_per_s
+        args
       end
 
       # Poisson arrivals and random ids (ids_order: random) draw from --seed.
@@ -79,22 +100,26 @@ module Rackbench
         raise ServiceError.new("rackbench-load printed no JSON", log_tail: output.lines.last(10).join) unless line
 
         data = JSON.parse(line)
-        status_counts = data.fetch("status_counts")
         Result.new(
           engine: NAME, requests: data.fetch("requests"), duration_s: data.fetch("duration_s").round(3),
           requests_per_s: data.fetch("requests_per_s").round(2), bytes: data.fetch("bytes"),
           latency_us: data.fetch("latency_us").transform_values { |v| v.is_a?(Float) ? v.round(1) : v },
-          errors: data.fetch("errors").merge("status" => non_success(status_counts)).merge(unsent(data)),
-          status_counts: status_counts, reconnects: data.fetch("reconnects"),
-          series: data.fetch("series"), histogram: data.fetch("histogram"),
+          errors: data.fetch("errors").merge(unsent(data)), status_counts: data.fetch("status_counts"),
+          reconnects: data.fetch("reconnects"), series: data.fetch("series"), histogram: data.fetch("histogram"),
           warnings: data.fetch("warnings"), command: argv, raw: output, endpoints: data["endpoints"],
-          window_requests: data["window_requests"], schedule: schedule(data)
+          window_requests: data["window_requests"], schedule: schedule(data), **transfer(data)
         )
       rescue JSON::ParserError, KeyError => e
         raise ServiceError.new("rackbench-load printed unreadable JSON: #{e.message}", log_tail: output.lines.last(5).join)
       end
 
       private
+
+      # Bytes written and bodies (as sent and decoded), the client groups and the warnings' codes.
+      def transfer(data)
+        data.slice("sent_bytes", "body_bytes", "decoded_bytes", "gzip_responses", "clients", "warning_codes")
+            .transform_keys(&:to_sym)
+      end
 
       # Open loop: requests due in the window that no connection was free to send.
       def unsent(data) = data["mode"] == "open" ? { "unsent" => data.fetch("unsent") } : {}
@@ -108,11 +133,6 @@ module Rackbench
       def seconds(value)
         value = value.to_f
         value == value.round ? "#{value.round}s" : "#{(value * 1000).round}ms"
-      end
-
-      # Responses outside 2xx/3xx (the AnswerRule's default), the Result's "status" error kind.
-      def non_success(status_counts)
-        status_counts.sum { |code, n| AnswerRule::DEFAULT_STATUSES.cover?(code.to_i) ? 0 : n }
       end
 
       def remote?(target)

@@ -4,8 +4,10 @@ module Rackbench
   # What one load run measured, in the one shape every engine returns.
   # Every numeric field carries its unit in its name; latencies are microseconds.
   #
-  #   errors:         {"connect"=>0, "read"=>0, "write"=>0, "timeout"=>0, "status"=>0, ...}
-  #                   ("status" counts responses outside 2xx/3xx)
+  #   errors:         {"connect"=>0, "read"=>0, "write"=>0, "timeout"=>0, "status"=>0, "check"=>0, ...}
+  #                   ("status": answers whose status the AnswerRule did not expect, 2xx/3xx by
+  #                   default; "check": an expected status without the expected body text; the
+  #                   native engine counts both, each failed answer once)
   #   status_counts:  {"200"=>1234}
   #   latency_us:     {"mean"=>, "p50"=>, "p90"=>, "p99"=>, "max"=>, ...}
   #   series:         [{"t_s"=>1, "requests"=>, "errors"=>, "p50_us"=>, "p99_us"=>, "max_us"=>}]
@@ -22,13 +24,24 @@ module Rackbench
   #                   (ages of those without a response: lower bounds)}; read through WindowRequests; else nil
   #   schedule:       how load was offered: {"mode" => "open"|"closed", "target_rate_per_s", "arrivals"
   #                   ("uniform"|"poisson", open loop), "seed"}; nil when the engine did not say
+  #   sent_bytes:     (native engine) bytes written in the window; nil from other engines
+  #   body_bytes:     (native) the completed responses' bodies as sent (compressed when encoded)
+  #   decoded_bytes:  (native) the same bodies decoded (gzip: by its trailer's size)
+  #   gzip_responses: (native) responses with Content-Encoding: gzip
+  #   clients:        (native, with slow clients) {"fast" => {...}, "slow" => {...}}: each group of
+  #                   connections measured apart; read through #fast_clients and #slow_clients
+  #                   (ClientGroup); nil without slow clients
+  #   warning_codes:  (native) the engine's warnings as data, in the order of warnings:
+  #                   [{"code" => "shortfall", "served" => 23, "due" => 238, ...}]; read through
+  #                   #engine_warnings (EngineWarning); codes in ext/rackbench_load/README.md
   #
   # histogram and latency_us describe the responses completed in the window
   # (what req/s counts); window_requests the window's requests, completed or not.
   Result = Struct.new(
     :engine, :requests, :duration_s, :requests_per_s, :bytes, :latency_us, :errors,
     :status_counts, :reconnects, :series, :histogram, :warnings, :command, :raw, :endpoints, :hosts,
-    :window_requests, :schedule,
+    :window_requests, :schedule, :sent_bytes, :body_bytes, :decoded_bytes, :gzip_responses, :clients,
+    :warning_codes,
     keyword_init: true
   ) do
     def self.from_h(hash)
@@ -62,7 +75,22 @@ module Rackbench
     # time) or closed loop (latency from the send on a free connection):
     # "open", "closed", or nil when the engine did not record it.
     def mode = schedule&.dig("mode")
+
+    # The full-speed connections measured apart from slow ones (ClientGroup), or nil without slow clients.
+    def fast_clients = clients && Result::ClientGroup.new("fast", clients["fast"])
+
+    # The slow connections (ClientGroup): their counts, latency and the pace they held; nil without them.
+    def slow_clients = clients && Result::ClientGroup.new("slow", clients["slow"])
+
+    # The engine's warnings as values (EngineWarning), each with its code, figures and sentence.
+    def engine_warnings
+      Array(warning_codes).each_with_index.map do |coded, i|
+        Result::EngineWarning.new(code: coded["code"], figures: coded.except("code"), text: warnings[i])
+      end
+    end
   end
   Result::ERROR_KINDS = %w[connect read write timeout status malformed check].freeze
   require_relative "result/merge"
+  require_relative "result/client_group"
+  require_relative "result/engine_warning"
 end

@@ -49,6 +49,14 @@ module Rackbench
       key("engine", :string, default: "native", doc: "the load engine: native, wrk or ab"),
       key("client_threads", :whole, min: 1, max: 256, default: 1, doc: "load generator threads (rackbench-load's limit: 256)"),
       key("keepalive", :boolean, default: true, doc: "keep connections open between requests"),
+      # Slow clients (engine: native): connections beside each cell's
+      # concurrency that send each request and read each response at these
+      # paces, measured apart from the full-speed ones (Result#slow_clients).
+      key("slow_clients", :whole, min: 0, max: 100_000, doc: "slow connections beside each cell's concurrency (engine: native)"),
+      key("slow_send_bytes_per_s", :number, above: 0, unit: "bytes per second",
+                                            doc: "the pace slow clients send each request at (default: full speed)"),
+      key("slow_read_bytes_per_s", :number, above: 0, unit: "bytes per second",
+                                            doc: "the pace slow clients read each response at (default: full speed)"),
       key("pin", :boolean, default: true, doc: "pin the server and the load generator to disjoint CPUs"),
       duration("ready_timeout_s", "seconds a deployment may take to answer", default: 30),
       key("servers", :list, doc: "server configs, each {server: NAME, knobs...}"),

@@ -40,8 +40,12 @@ module Rackbench
     # the app is not bundled or the path is none of the catalogue's. env is the
     # environment the app got (it tells which database /db uses).
     def self.expectation(app, path, env = {})
-      return nil unless bundled?(app)
+      bundled?(app) ? catalogue_expectation(path, env) : nil
+    end
 
+    # What an app that serves the catalogue must answer at path (any app, as
+    # `rackbench verify` holds one to it), or nil when the path is none of it.
+    def self.catalogue_expectation(path, env = {})
       endpoints.each do |endpoint|
         expectation = endpoint.expectation(path, env)
         return expectation if expectation

@@ -18,8 +18,9 @@ module Rackbench
   #        headers: {Cookie: "session=abc"}, expect_status: 201, expect_body: '"name":"x"'}
   #
   # The verify step sends it once (#perform); the native engine sends it on
-  # every request and checks each answer (#engine_args: -m, -H, --body,
-  # --path, --expect-status, --expect-body).
+  # every request (#engine_args: -m, -H, --body, --path) and checks each
+  # answer by the AnswerRule (AnswerRule#engine_args: --expect-status,
+  # --expect-body), which holds expect_status and expect_body.
   class Request
     KEYS = %w[method headers body json form ids ids_order].freeze
     IDS_ORDERS = %w[turn random].freeze
@@ -102,8 +103,6 @@ module Rackbench
       args += ["--body", body] if body
       args += paths.flat_map { |p| ["--path", p] } if @ids
       args += ["--path-order", "random"] if @random_ids
-      args += ["--expect-status", Array(expect_status).join(",")] if expect_status
-      args += ["--expect-body", expect_body] if expect_body
       args
     end
 

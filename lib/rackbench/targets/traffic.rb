@@ -38,14 +38,15 @@ module Rackbench
     def plain? = !mix? && requests.first.plain_get?
 
     # rackbench-load's options: a mix names each member (--endpoint, --weight)
-    # and gives its own request options after it.
-    def engine_args
-      return requests.first.engine_args unless mix?
+    # and gives its own request options after it. checks: each request's
+    # answer check as options (AnswerRule#engine_args), placed with it.
+    def engine_args(checks = ->(_request) { [] })
+      return requests.first.engine_args + checks.call(requests.first) unless mix?
 
       members.flat_map do |m|
         args = m.request.engine_args
         args += ["--path", m.request.path] unless args.include?("--path")
-        ["--endpoint", m.request.name, "--weight", m.weight.to_s, *args]
+        ["--endpoint", m.request.name, "--weight", m.weight.to_s, *args, *checks.call(m.request)]
       end
     end
   end

@@ -379,7 +379,8 @@ module Rackbench
                         duration_s: suite["duration_s"], warmup_s: warmup_s, requests: suite["requests"],
                         timeout_s: suite["timeout_s"], rate: cell.rate || suite["rate"], keepalive: suite["keepalive"],
                         traffic: traffic, request_start: suite["explain"], arrivals: cell.arrivals(suite["arrivals"]),
-                        seed: schedule.window_seed(window))
+                        seed: schedule.window_seed(window), slow_clients: Engines::SlowClients.from_suite(suite),
+                        rule: trial.rule)
     end
 
     def emit(event, *args)

@@ -26,7 +26,7 @@ module Rackbench
 
     DEFAULT_TIMEOUT_S = 10
 
-    attr_reader :server, :dir, :deployment
+    attr_reader :server, :dir, :deployment, :rule
 
     # window: the Window that measures (nil for a trial that only checks);
     # rule: the AnswerRule (default: any 2xx or 3xx, or the request's own

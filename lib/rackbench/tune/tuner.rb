@@ -236,7 +236,7 @@ module Rackbench
       # A closed-loop second at a few clients: where the rate search starts.
       def estimate(trial)
         load = Engines::Load.new(target: trial.target(@traffic.path), concurrency: ESTIMATE_CLIENTS, duration_s: 1,
-                                 warmup_s: 0.2, timeout_s: 10, traffic: @traffic)
+                                 warmup_s: 0.2, timeout_s: 10, traffic: @traffic, rule: trial.rule)
         @engine.run(load, supervisor: @supervisor, dir: trial.dir, cpus: @pinning.client_cpus,
                           log_name: "estimate.out").requests_per_s
       end
@@ -247,7 +247,7 @@ module Rackbench
         lambda do |rate|
           load = Engines::Load.new(target: target, concurrency: connections(rate), duration_s: probe_s(rate),
                                    warmup_s: PROBE_WARMUP_S, rate: rate, timeout_s: 10, traffic: @traffic,
-                                   arrivals: "poisson", seed: @position + 1)
+                                   arrivals: "poisson", seed: @position + 1, rule: trial.rule)
           repeat = trial.measure(load, dir: trial.dir, log_name: "probe-#{@position + 1}.out")
           record(server, rate, load, repeat, number)
           repeat

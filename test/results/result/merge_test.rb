@@ -74,6 +74,31 @@ module Rackbench
       assert_nil Result.merge([@a, @b]).window_requests
     end
 
+    def group(requests, histogram, paced)
+      { "connections" => 2, "requests" => requests, "requests_per_s" => requests / 1.0, "bytes" => requests * 100,
+        "sent_bytes" => requests * 10, "errors" => { "status" => 0, "check" => 0, "other" => 1 },
+        "latency_us" => { "mean" => 1.0 }, "histogram" => histogram, "send_bytes_per_s" => 500.0, "paced" => paced }
+    end
+
+    def test_bodies_are_summed_and_client_groups_merged_with_their_paces
+      { sent_bytes: [10, 5], body_bytes: [100, 50], decoded_bytes: [300, 150], gzip_responses: [3, 1] }.each do |field, (a, b)|
+        @a[field] = a
+        @b[field] = b
+      end
+      @a.clients = { "fast" => group(30, [[50, 30]], {}),
+                     "slow" => group(2, [[900, 2]], { "send_bytes" => 1000, "send_s" => 2.0 }) }
+      @b.clients = { "fast" => group(10, [[70, 10]], {}),
+                     "slow" => group(1, [[2000, 1]], { "send_bytes" => 400, "send_s" => 1.0 }) }
+      merged = Result.merge([@a, @b])
+      assert_equal [15, 150, 450, 4], [merged.sent_bytes, merged.body_bytes, merged.decoded_bytes, merged.gzip_responses]
+      assert_equal [40, 4, 2], [merged.fast_clients.requests, merged.fast_clients.connections,
+                                merged.fast_clients.error_count]
+      assert_equal [[900, 2], [2000, 1]], merged.slow_clients.histogram
+      assert_in_delta 1400 / 3.0, merged.slow_clients.held_send_bytes_per_s, 0.01, "bytes over seconds, not a mean of rates"
+      @b.clients = nil
+      assert_nil Result.merge([@a, @b]).clients
+    end
+
     def test_a_merged_result_survives_the_store_round_trip
       assert_equal @merged.hosts, Result.from_h(JSON.parse(@merged.to_h.to_json)).hosts
     end

@@ -40,7 +40,8 @@ module Rackbench
           requests = each.sum { |e| e["requests"] }
           { name: each.first["name"], weight: each.first["weight"], requests: requests, requests_per_s: requests / seconds,
             histogram: Stats.merge_histograms(each.map { |e| e["histogram"] }),
-            check: each.sum { |e| e.dig("errors", "check") }, other: each.sum { |e| e.dig("errors", "other") } }
+            check: each.sum { |e| e.dig("errors", "status").to_i + e.dig("errors", "check").to_i },
+            other: each.sum { |e| e.dig("errors", "other") } }
         end
       end
 

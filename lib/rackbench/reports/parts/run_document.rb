@@ -6,7 +6,7 @@ module Rackbench
     # and its measurements, in this order: what ran; a tune run's answer
     # (TuneAnswer); a table per endpoint; the latency tail of every cell
     # (LatencyTail; not for a tune run's probes); the members of each traffic mix
-    # (MixBreakdown); each rate sweep's curve (RateSweep); the verdicts; the
+    # (MixBreakdown); fast and slow clients apart (ClientGroups); each rate sweep's curve (RateSweep); the verdicts; the
     # cells not measured; the warnings. The verdicts, failures and warnings
     # are taken as text from the report (Base#verdicts, #failure_lines,
     # #warnings) here and nowhere else: this file only places them.
@@ -25,7 +25,8 @@ module Rackbench
         cells = @report.cells
         tune = TuneAnswer.new(run)
         Document.new(@report.heading, [*tune.sections, *results, *(tune.any? ? [] : LatencyTail.new(cells).sections),
-                                       *MixBreakdown.new(cells).sections, *Probe::Section.new(cells).sections,
+                                       *MixBreakdown.new(cells).sections, *ClientGroups.new(cells).sections,
+                                       *Probe::Section.new(cells).sections,
                                        *CapacitySection.new(cells, run.dig("settings", "capacity")).sections,
                                        *RateSweep.new(cells, auto: run.dig("settings", "auto_rates")).sections,
                                        dependencies(cells), verdicts, failures, warnings].compact)

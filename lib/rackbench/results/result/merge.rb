@@ -17,7 +17,10 @@ module Rackbench
   #   window_requests                counts summed, completed and censored histograms merged
   #                                  (WindowRequests.merge), also per endpoint; nil when a part lacks them
   #   schedule                       the first host's (every host offered the same)
-  #   warnings                       each host's, prefixed with its name
+  #   warnings                       each host's, prefixed with its name; warning_codes each host's
+  #   sent, body and decoded bytes   summed (nil when a part lacks them)
+  #   clients (fast and slow)        counts and paced bytes and seconds summed, histograms merged;
+  #                                  nil when a part lacks them
   #
   #   Result.merge([a, b], hosts: [{"host" => "load1", ...}, {"host" => "load2", ...}])
   class Result
@@ -34,8 +37,45 @@ module Rackbench
         series: merged_series(results), command: results.first.command, endpoints: merged_endpoints(results),
         warnings: results.zip(hosts).flat_map { |r, h| r.warnings.map { |w| "#{h["host"]}: #{w}" } },
         hosts: results.zip(hosts).map { |r, h| r.to_h.merge(h) },
-        window_requests: merged_window_requests(results.map(&:window_requests)), schedule: results.first.schedule
+        window_requests: merged_window_requests(results.map(&:window_requests)), schedule: results.first.schedule,
+        **merged_transfer(results)
       )
+    end
+
+    # Bytes written and bodies summed (nil where a part lacks them: an engine that does not count
+    # them), the client groups merged, the warnings' codes of every host.
+    def self.merged_transfer(results)
+      TRANSFER.to_h { |field| [field, results.all?(&field) ? total(results, field) : nil] }
+              .merge(clients: merged_clients(results), warning_codes: results.flat_map { |r| Array(r.warning_codes) })
+    end
+
+    TRANSFER = %i[sent_bytes body_bytes decoded_bytes gzip_responses].freeze
+    GROUP_COUNTS = %w[connections requests requests_per_s bytes sent_bytes].freeze
+    PACED = %w[send_bytes send_s read_bytes read_s].freeze
+
+    def self.merged_clients(results)
+      return nil if results.any? { |r| r.clients.nil? }
+
+      %w[fast slow].to_h { |name| [name, merged_group(results.map { |r| r.clients[name] })] }
+    end
+
+    def self.merged_group(parts)
+      histogram = Stats.merge_histograms(parts.map { |g| g["histogram"] || [] })
+      as_results = parts.map { |g| Result.new(requests: g["requests"], latency_us: g["latency_us"]) }
+      parts.first.merge(GROUP_COUNTS.to_h { |k| [k, parts.sum { |g| g[k] || 0 }] }).merge(
+        "errors" => sum_maps(parts.map { |g| g["errors"] || {} }), "histogram" => histogram,
+        "latency_us" => merged_latency(as_results, histogram), "paced" => merged_paced(parts)
+      )
+    end
+
+    # Paced bytes and seconds summed, the paces held recomputed from them (not a mean of rates).
+    def self.merged_paced(parts)
+      paced = PACED.to_h { |k| [k, parts.sum { |g| g.dig("paced", k).to_f }] }
+      %w[send read].each do |way|
+        s = paced["#{way}_s"]
+        paced["#{way}_bytes_per_s"] = s.positive? ? (paced["#{way}_bytes"] / s).round(3) : nil
+      end
+      paced
     end
 
     def self.merged_window_requests(parts)
@@ -97,6 +137,7 @@ module Rackbench
       ).merge(merged_window_requests_of(parts))
     end
     private_class_method :total, :sum_maps, :merged_latency, :merged_latency_value, :merged_series, :merged_endpoints,
-                         :merged_endpoint, :merged_window_requests, :merged_window_requests_of
+                         :merged_endpoint, :merged_window_requests, :merged_window_requests_of, :merged_clients,
+                         :merged_group, :merged_paced, :merged_transfer
   end
 end
