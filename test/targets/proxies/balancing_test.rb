@@ -25,7 +25,7 @@ class ProxyBalancingTest < Minitest::Test
   end
 
   def test_every_strategy_of_every_proxy_is_covered_here
-    Rackbench::Proxies.all.each do |klass|
+    Rackbench::Proxies.all.reject { |klass| klass.balances.empty? }.each do |klass|
       assert_equal klass.balances.sort, SPREAD.fetch(klass.proxy_name).keys.sort, "strategies of #{klass.proxy_name}"
     end
   end

@@ -53,7 +53,8 @@ module Rackbench
         def proxy(klass)
           record("proxy", klass, klass.proxy_name) do |dir|
             deploy(Rackbench::Servers.fetch("puma"),
-                   { "server" => "puma", "threads" => 2, "instances" => 2, "proxy" => { "proxy" => klass.proxy_name } }, dir)
+                   { "server" => "puma", "threads" => 2, "instances" => [2, klass.max_backends].compact.min,
+                     "proxy" => { "proxy" => klass.proxy_name } }, dir)
           end
         end
 

@@ -34,7 +34,13 @@ module Rackbench
         def balancing_knob = knob(:balance, :one_of, values: self::BALANCES.keys, doc: "how requests are spread")
 
         def proxy_name = self::NAME
-        def balances = self::BALANCES.keys
+        # The ways it balances (none for a proxy in front of one server).
+        def balances = defined?(self::BALANCES) ? self::BALANCES.keys : []
+
+        # How many server instances it fronts at most (nil: any number), and
+        # whether it reaches them on Unix sockets: Thruster fronts one, on TCP.
+        def max_backends = nil
+        def unix_backends? = true
 
         def path = Executable.find(self::EXECUTABLE, also_in: Executable::SBIN)
 
@@ -81,6 +87,18 @@ module Rackbench
         self
       end
 
+      # ConfigError when a server entry's instances (count, on Unix sockets
+      # or not) cannot stand behind this proxy.
+      def validate_backends!(count, unix:)
+        max = self.class.max_backends
+        if max && count > max
+          raise ConfigError, "proxy #{name} fronts at most #{max} server instance#{"s" if max > 1}, got instances: #{count}"
+        end
+        return unless unix && !self.class.unix_backends?
+
+        raise ConfigError, "proxy #{name} reaches its server over TCP only; the server has bind: unix"
+      end
+
       # "nginx x3 (round-robin)": the proxy, its worker processes and its balancing.
       def label
         workers = config["workers"] ? " x#{config["workers"]}" : ""
@@ -95,6 +113,10 @@ module Rackbench
       end
 
       def stop_signal = "TERM"
+
+      # The port its server must listen on when the proxy's entry names one
+      # (Thruster's target_port); nil: any free port.
+      def backend_port = nil
 
       def command(bind:, backends:, dir:)
         raise ConfigError, "proxy #{name}: no backends to balance" if backends.empty?

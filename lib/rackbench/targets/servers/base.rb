@@ -180,7 +180,8 @@ module Rackbench
         return unless config["proxy"]
         raise ConfigError, "server #{name}: \"proxy\" must be a mapping like {proxy: nginx}" unless config["proxy"].is_a?(Hash)
 
-        Proxies.fetch(config["proxy"]["proxy"]).new(config["proxy"]).validate!
+        proxy = Proxies.fetch(config["proxy"]["proxy"]).new(config["proxy"]).validate!
+        proxy.validate_backends!(config.fetch("instances", 1), unix: unix?)
       end
 
       # yjit: true runs the server's Ruby with YJIT (RUBYOPT=--yjit), where this Ruby has it.
@@ -236,7 +237,8 @@ module Rackbench
       def bind(dir)
         return Bind.new(socket_path: SocketPath.for(dir, "#{name}.sock")) if unix?
 
-        Bind.new(port: (config["proxy"] ? nil : config["port"]) || Servers::Base.free_port)
+        port = config["proxy"] ? Proxies.fetch(config["proxy"]["proxy"]).new(config["proxy"]).backend_port : config["port"]
+        Bind.new(port: port || Servers::Base.free_port)
       end
 
       def env = {}
