@@ -21,6 +21,7 @@ module Rackbench
         "ruby" => RUBY_DESCRIPTION,
         "rackbench" => VERSION,
         "gems" => gem_versions,
+        "proxies" => proxy_versions,
         "loadavg" => Procfs.loadavgs
       }
     end
@@ -30,6 +31,9 @@ module Rackbench
     rescue Errno::ENOENT
       nil
     end
+
+    # Each installed proxy's version, as its adapter reads it (nginx -v, Thruster's gem).
+    def proxy_versions = Proxies.all.to_h { |klass| [klass.proxy_name, klass.version] }.compact
 
     def gem_versions
       GEMS.to_h do |g|
