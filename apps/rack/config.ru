@@ -4,6 +4,7 @@
 # Routing by hand over the catalogue's routes, views through ERB from the
 # standard library: the smallest stack that serves apps/shared/catalogue.rb.
 require "rack/files"
+require "rack/sendfile"
 require "rack/utils"
 require_relative "../shared/catalogue"
 
@@ -29,6 +30,7 @@ class RackWorkloads
 
   PLAIN = { "content-type" => "text/plain" }.freeze
   HTML = { "content-type" => "text/html" }.freeze
+  BYTES = { "content-type" => "application/octet-stream" }.freeze
   STATIC = Rack::Files.new(Workloads::PUBLIC_DIR)
   # Routes without params by their path; the others tried in turn.
   FIXED, PARAMETRIZED = Workloads::CATALOGUE.partition { |endpoint| endpoint.params.empty? }
@@ -44,13 +46,24 @@ class RackWorkloads
 
   def route(path, env)
     endpoint = FIXED_BY_PATH[path]
-    return respond(endpoint, endpoint.call([], query(env)), env) if endpoint
+    return serve(endpoint, [], env) if endpoint
 
     PARAMETRIZED.each do |candidate|
       args = candidate.match(path)
-      return respond(candidate, candidate.call(args, query(env)), env) if args
+      return serve(candidate, args, env) if args
     end
     [404, PLAIN.dup, ["not found"]]
+  end
+
+  def serve(endpoint, args, env)
+    method = env["REQUEST_METHOD"]
+    return [405, PLAIN.merge("allow" => endpoint.verb), ["use #{endpoint.verb}"]] unless allowed?(endpoint, method)
+
+    respond(endpoint, endpoint.call(args, query(env), env["rack.input"]), env)
+  end
+
+  def allowed?(endpoint, method)
+    method == endpoint.verb || (method == "HEAD" && endpoint.verb == "GET")
   end
 
   def query(env)
@@ -62,9 +75,15 @@ class RackWorkloads
     case endpoint.kind
     when :plain then [200, PLAIN.dup, [result]]
     when :page then [200, HTML.dup, [Page.render(result)]]
+    when :html then [200, HTML.dup, [result]]
+    when :bytes then [200, BYTES.dup, [result]]
+    when :sendfile then Rack::Files.new(File.dirname(result)).call(env.merge("PATH_INFO" => "/#{File.basename(result)}"))
     else STATIC.call(env.merge("PATH_INFO" => "/#{File.basename(result)}"))
     end
   end
 end
 
+# With RACKBENCH_SENDFILE=X-Sendfile (Thruster, lighttpd) or X-Accel-Redirect (nginx), a file
+# answer carries the file's path for the proxy to send, not its bytes (Workloads::Bodies::SENDFILE_ENV).
+use Rack::Sendfile, ENV.fetch("RACKBENCH_SENDFILE", nil)
 run RackWorkloads.new

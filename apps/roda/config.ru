@@ -26,7 +26,9 @@ class RodaWorkloads < Roda
 
   route do |r|
     Workloads::CATALOGUE.each do |endpoint|
-      r.get(*endpoint.segments) { |*args| respond(endpoint, endpoint.call(args, r.params)) }
+      r.public_send(endpoint.verb.downcase, *endpoint.segments) do |*args|
+        respond(endpoint, endpoint.call(args, r.GET, r.body))
+      end
     end
     nil # no branch matched: not_found answers
   end
@@ -35,6 +37,10 @@ class RodaWorkloads < Roda
     case endpoint.kind
     when :plain then plain(result)
     when :page then page(result)
+    when :html, :bytes
+      response["content-type"] = endpoint.content_type
+      result
+    when :sendfile then send_file(result, type: endpoint.content_type)
     else send_file(result, type: HTML)
     end
   end
@@ -50,4 +56,7 @@ class RodaWorkloads < Roda
   end
 end
 
+# With RACKBENCH_SENDFILE=X-Sendfile (Thruster, lighttpd) or X-Accel-Redirect (nginx), a file
+# answer carries the file's path for the proxy to send, not its bytes (Workloads::Bodies::SENDFILE_ENV).
+use Rack::Sendfile, ENV.fetch("RACKBENCH_SENDFILE", nil)
 run RodaWorkloads.freeze.app

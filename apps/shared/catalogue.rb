@@ -3,6 +3,7 @@
 require "prime"
 require_relative "workloads"
 require_relative "endpoint"
+require_relative "body_checks"
 
 # The one list of the bundled apps' endpoints. Each entry is the endpoint's
 # route, its handler (the work, from workloads.rb) and the answer rackbench
@@ -13,9 +14,13 @@ require_relative "endpoint"
 #
 #   route    "/sleep/:ms": each :param a whole number, handed to the handler as an Integer
 #   kind     :plain (the handler returns the body, text/plain), :page (the
-#            locals of views/page.html.erb, text/html) or :file (a file of
-#            PUBLIC_DIR named like the route, text/html)
-#   handler  ->(*params, query) { ... }, query: the query string's parameters ({"cache" => "1"})
+#            locals of views/page.html.erb, text/html), :file (a file of
+#            PUBLIC_DIR named like the route, text/html), :html (the body,
+#            text/html), :bytes (the body, application/octet-stream) or
+#            :sendfile (the path of a file the app serves as a file, so a
+#            proxy that asks for X-Sendfile or X-Accel-Redirect sends it itself)
+#   handler  ->(*params, query) { ... }, query: the query string's parameters ({"cache" => "1"});
+#            an upload's (http_method: "POST") gets the request body too: ->(*params, query, input)
 #   services the services it needs (["upstream"]), when it needs any
 #   expected ->(params, env) { ... }: the body a right answer has, computed apart
 #            from the handler so that a wrong handler fails the check: a String
@@ -110,6 +115,22 @@ module Workloads
                  expected: ->(_params, _env) { /\Acache memcached: (hit|miss) item \d+ \(1024 bytes\)\z/ }),
     Endpoint.new(name: "static", route: "/static", kind: :file, sample: "/static", purpose: "a 2495-byte static page (004)",
                  handler: ->(_query) { STATIC_PAGE },
-                 expected: ->(_params, _env) { File.read(STATIC_PAGE) })
+                 expected: ->(_params, _env) { File.read(STATIC_PAGE) }),
+    Endpoint.new(name: "bytes", route: "/bytes/:n", kind: :bytes, sample: "/bytes/65536",
+                 purpose: "a response of n bytes that gzip cannot shrink (1 KB, 64 KB, 1 MB; falcon #137 slowed above 16 KB)",
+                 handler: ->(n, _query) { Bodies.random(n) },
+                 expected: ->(params, _env) { exact_bytes(Random.new(Bodies::SEED).bytes(params[0])) }),
+    Endpoint.new(name: "compressible", route: "/compressible/:n", kind: :html, sample: "/compressible/65536",
+                 purpose: "n bytes of HTML table rows that gzip shrinks about twentyfold",
+                 handler: ->(n, _query) { Bodies.compressible(n) },
+                 expected: ->(params, _env) { exact_bytes(expected_compressible(params[0])) }),
+    Endpoint.new(name: "file", route: "/file/:n", kind: :sendfile, sample: "/file/65536",
+                 purpose: "a file of n random bytes, sent by the app or by the proxy (X-Sendfile, X-Accel-Redirect)",
+                 handler: ->(n, _query) { Bodies.file(n) },
+                 expected: ->(params, _env) { exact_bytes(Random.new(Bodies::SEED).bytes(params[0])) }),
+    Endpoint.new(name: "upload", route: "/upload/:n", kind: :plain, sample: "/upload/65536", http_method: "POST",
+                 purpose: "a request body of n bytes, read to its end and counted",
+                 handler: ->(_n, _query, input) { Bodies.received(input) },
+                 expected: ->(params, _env) { "received #{params[0]} bytes" })
   ].freeze
 end

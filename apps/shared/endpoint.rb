@@ -9,13 +9,27 @@
 #   endpoint.match("/sleep/20")              # => ["20"]
 #   endpoint.call(["20"], {})                # => "slept 20 ms"
 module Workloads
-  Endpoint = Struct.new(:name, :route, :kind, :handler, :expected, :sample, :purpose, :services, keyword_init: true) do
+  # The media type of each kind of endpoint (catalogue.rb describes the kinds).
+  CONTENT_TYPES = { plain: "text/plain", page: "text/html", file: "text/html", html: "text/html",
+                    bytes: "application/octet-stream", sendfile: "application/octet-stream" }.freeze
+
+  Endpoint = Struct.new(:name, :route, :kind, :handler, :expected, :sample, :purpose, :services, :http_method,
+                        keyword_init: true) do
     def params
       @params ||= route.scan(/:(\w+)/).flatten
     end
 
     def content_type
-      kind == :plain ? "text/plain" : "text/html"
+      CONTENT_TYPES.fetch(kind)
+    end
+
+    # "GET", or "POST" for an upload: its handler gets the request body (an IO) last.
+    def verb
+      http_method || "GET"
+    end
+
+    def upload?
+      verb == "POST"
     end
 
     # The route as an unanchored Regexp, one group per param (Sinatra's routes).
@@ -41,9 +55,10 @@ module Workloads
       route.split("/").drop(1).map { |part| part.start_with?(":") ? Integer : part }
     end
 
-    # The handler's result for the route's params (Strings or Integers) and the query's parameters.
-    def call(args, query = {})
-      handler.call(*args.map(&:to_i), query)
+    # The handler's result for the route's params (Strings or Integers), the
+    # query's parameters and, for an upload, the request body.
+    def call(args, query = {}, input = nil)
+      handler.call(*args.map(&:to_i), query, *(upload? ? [input] : []))
     end
   end
 end

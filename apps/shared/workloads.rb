@@ -24,6 +24,7 @@ module Workloads
   autoload :Upstream, File.join(ROOT, "workloads", "upstream")
   autoload :Database, File.join(ROOT, "workloads", "database")
   autoload :Cache, File.join(ROOT, "workloads", "cache")
+  autoload :Bodies, File.join(ROOT, "workloads", "bodies")
 
   @prime_sums = {}
   @prime_lock = Mutex.new

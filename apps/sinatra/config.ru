@@ -15,7 +15,7 @@ class SinatraWorkloads < Sinatra::Base
   before { content_type :text }
 
   Workloads::CATALOGUE.each do |endpoint|
-    get(endpoint.regexp) { |*args| respond(endpoint, endpoint.call(args, params)) }
+    send(endpoint.verb.downcase, endpoint.regexp) { |*args| respond(endpoint, endpoint.call(args, params, request.body)) }
   end
 
   error(Workloads::Upstream::Unavailable, Workloads::Cache::Unavailable) do
@@ -30,6 +30,10 @@ class SinatraWorkloads < Sinatra::Base
       case endpoint.kind
       when :plain then result
       when :page then page(result)
+      when :html, :bytes
+        content_type endpoint.content_type
+        result
+      when :sendfile then send_file(result, type: endpoint.content_type)
       else send_file(result, type: :html)
       end
     end
@@ -41,4 +45,7 @@ class SinatraWorkloads < Sinatra::Base
   end
 end
 
+# With RACKBENCH_SENDFILE=X-Sendfile (Thruster, lighttpd) or X-Accel-Redirect (nginx), a file
+# answer carries the file's path for the proxy to send, not its bytes (Workloads::Bodies::SENDFILE_ENV).
+use Rack::Sendfile, ENV.fetch("RACKBENCH_SENDFILE", nil)
 run SinatraWorkloads

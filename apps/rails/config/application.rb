@@ -29,6 +29,8 @@ module RackbenchWorkloads
     config.paths["app/views"] = Workloads::VIEWS_DIR
     config.paths["public"] = Workloads::PUBLIC_DIR
     config.public_file_server.enabled = true
+    # X-Sendfile (Thruster, lighttpd) or X-Accel-Redirect (nginx): a file answer names the file for the proxy to send.
+    config.action_dispatch.x_sendfile_header = ENV.fetch("RACKBENCH_SENDFILE", nil)
 
     # Warnings and errors only, to the server's log: the other apps log no
     # request lines either, so Rails is not measured writing them.

@@ -14,6 +14,7 @@ Rails.application.routes.draw do
     end
 
     digits = endpoint.params.to_h { |param| [param.to_sym, /\d+/] }
-    get endpoint.route, to: "workloads#serve", defaults: { endpoint: endpoint.name }, constraints: digits
+    public_send(endpoint.verb.downcase, endpoint.route, to: "workloads#serve", defaults: { endpoint: endpoint.name },
+                                                        constraints: digits)
   end
 end

@@ -15,6 +15,7 @@ module Rackbench
   module Apps
     DIR = File.join(ROOT, "apps")
     SQLITE_ENV = "RACKBENCH_SQLITE_PATH"
+    FILES_ENV = Workloads::Bodies::FILES_ENV
 
     autoload :Endpoint, "rackbench/targets/apps/endpoint"
     autoload :Expectation, "rackbench/targets/apps/endpoint"
@@ -33,8 +34,8 @@ module Rackbench
     end
 
     # The environment every bundled app gets: where /db keeps its SQLite file
-    # when the suite names no database service.
-    def self.default_env(dir) = { SQLITE_ENV => File.join(dir, "app.sqlite3") }
+    # when the suite names no database service, and where /file keeps its files.
+    def self.default_env(dir) = { SQLITE_ENV => File.join(dir, "app.sqlite3"), FILES_ENV => File.join(dir, "files") }
 
     # What app must answer at path (its query string included), or nil when
     # the app is not bundled or the path is none of the catalogue's. env is the
@@ -58,7 +59,8 @@ module Rackbench
     def self.endpoints
       @endpoints ||= Workloads::CATALOGUE.map do |entry|
         Endpoint.new(entry.name, pattern: entry.pattern, sample: entry.sample, content_type: entry.content_type,
-                                 purpose: entry.purpose, services: Array(entry.services)) do |match, _query, env|
+                                 purpose: entry.purpose, services: Array(entry.services),
+                                 http_method: entry.verb) do |match, _query, env|
           entry.expected.call(match.captures.map(&:to_i), env)
         end
       end.freeze

@@ -4,6 +4,7 @@ require "test_helper"
 require "rack"
 require "rack/lint"
 require "rack/mock"
+require "zlib"
 require File.join(Rackbench::ROOT, "apps", "shared", "catalogue") # Workloads, as Apps loads it
 
 module Rackbench
@@ -56,6 +57,34 @@ module Rackbench
       refute_empty expect("/db").problems(200, plain, answer), "without a database service /db is SQLite"
     end
 
+    def test_a_size_endpoint_wants_exactly_its_bytes_and_says_where_they_differ
+      octets = { "content-type" => "application/octet-stream" }
+      expected = Random.new(Workloads::Bodies::SEED).bytes(1_048_576)
+      assert_empty expect("/bytes/1048576").problems(200, octets, expected.dup)
+      assert_equal ["body is 1048575 bytes, expected 1048576"], expect("/bytes/1048576").problems(200, octets, expected[0..-2])
+      changed = expected.dup.tap { |b| b.setbyte(70_000, (b.getbyte(70_000) + 1) % 256) }
+      assert_equal ["body differs from the expected bytes at byte 70000"], expect("/file/1048576").problems(200, octets, changed)
+    end
+
+    def test_the_compressible_body_compresses_and_the_random_one_does_not
+      compressible = Workloads::Bodies.compressible(1_048_576)
+      random = Workloads::Bodies.random(1_048_576)
+      assert_equal [1_048_576, 1_048_576], [compressible.bytesize, random.bytesize]
+      assert_operator Zlib.gzip(compressible).bytesize * 10, :<, compressible.bytesize
+      assert_operator Zlib.gzip(random).bytesize, :>, random.bytesize
+      assert_equal "received 3 bytes", Workloads::Bodies.received(StringIO.new("abc"))
+    end
+
+    def test_a_size_above_the_limit_is_refused
+      assert_raises(Workloads::Bodies::TooLarge) { Workloads::Bodies.random(Workloads::Bodies::MAX_BYTES + 1) }
+    end
+
+    def test_an_uploads_sample_carries_the_bytes_its_path_names
+      sample = Apps.endpoints.find { |e| e.name == "upload" }.sample_request
+      assert_equal "POST", sample["method"]
+      assert_equal sample["path"][/\d+/].to_i, sample["body"].bytesize
+    end
+
     def test_the_page_is_checked_for_its_structure
       page = expect("/template-render")
       html = { "content-type" => "text/html" }
@@ -67,16 +96,38 @@ module Rackbench
 
     # Rack::Lint in-process, for the endpoints that need no service (Rails is
     # checked on a real server in verify_test.rb, not loaded into the tests).
-    LINT_PATHS = %w[/hello /sleep/1 /fibonacci/12 /primes/100 /primes/100?cache=1 /template-render /sleep-render/1 /static].freeze
+    # Each app loaded once per process (Roda's class is frozen once loaded).
+    def self.parsed = @parsed ||= {}
+    def parsed(name) = self.class.parsed[name] ||= Array(Rack::Builder.parse_file(Apps.path(name))).first
+
+    LINT_PATHS = %w[/hello /sleep/1 /fibonacci/12 /primes/100 /primes/100?cache=1 /template-render /sleep-render/1 /static
+                    /bytes/1024 /bytes/1048576 /compressible/65536 /file/1024 /file/1048576].freeze
 
     %w[rack sinatra roda].each do |name|
       define_method("test_#{name}_passes_rack_lint_and_the_catalogue_on_every_local_endpoint") do
-        app, = Rack::Builder.parse_file(Apps.path(name))
-        request = Rack::MockRequest.new(Rack::Lint.new(app))
+        request = Rack::MockRequest.new(Rack::Lint.new(parsed(name)))
         LINT_PATHS.each do |path|
           response = request.get(path)
           assert_empty Apps.expectation(name, path).problems(response.status, response.headers, response.body), "#{name} #{path}"
         end
+      end
+
+      define_method("test_#{name}_counts_every_byte_of_an_upload_and_refuses_a_get_of_it") do
+        request = Rack::MockRequest.new(Rack::Lint.new(parsed(name)))
+        response = request.post("/upload/70000", input: "u" * 70_000, "CONTENT_TYPE" => "application/octet-stream")
+        assert_empty Apps.expectation(name, "/upload/70000").problems(response.status, response.headers, response.body)
+        short = request.post("/upload/70000", input: "u" * 69_999, "CONTENT_TYPE" => "application/octet-stream")
+        assert_equal "received 69999 bytes", short.body
+        refute_equal 200, request.get("/upload/70000").status, "#{name}: an upload is a POST"
+      end
+
+      define_method("test_#{name}_hands_a_file_to_a_proxy_when_told_to_by_x_sendfile") do
+        request = Rack::MockRequest.new(Rack::Lint.new(parsed(name)))
+        response = request.get("/file/4096", "sendfile.type" => "X-Sendfile") # what RACKBENCH_SENDFILE sets
+        assert_equal [200, 0], [response.status, response.body.bytesize], "the proxy sends the bytes"
+        assert File.binread(response.headers["x-sendfile"]) == Random.new(Workloads::Bodies::SEED).bytes(4096),
+               "x-sendfile names the file of the expected bytes"
+        assert_equal 4096, request.get("/file/4096").body.bytesize, "without it the app sends the file itself"
       end
     end
   end

@@ -59,7 +59,7 @@ module Rackbench
       env = start_services({ "service" => "upstream", "delay_ms" => 5 }, { "service" => "memcached" })
       start(entry, env)
       Apps.endpoints.each do |endpoint|
-        answer = @trial.answer(Request.new("path" => endpoint.sample))
+        answer = @trial.answer(Request.new(endpoint.sample_request))
         assert answer.ok?, "#{endpoint.sample} through thruster: #{answer.problems.join("; ")}"
         assert_match(/\A(miss|hit|bypass)\z/, answer.headers["x-cache"].to_s, "#{endpoint.sample}: Thruster's X-Cache header")
       end
@@ -75,6 +75,17 @@ module Rackbench
       assert_equal "gzip", zipped[1]["content-encoding"]
       assert_operator zipped[2].bytesize * 2, :<, plain[2].bytesize, "the page compressed on the wire"
       assert_equal plain[2], Zlib.gunzip(zipped[2])
+    end
+
+    def test_it_sends_the_file_an_x_sendfile_answer_names_itself
+      skip_unless_installed
+      start(entry, Workloads::Bodies::SENDFILE_ENV => "X-Sendfile")
+      request = Request.new("path" => "/file/1048576")
+      answer = @trial.answer(request)
+      assert answer.ok?, answer.problems.join("; ")
+      _, headers, body = request.perform(@trial.deployment.backends.first.target(request.path))
+      assert_equal 0, body.bytesize, "puma answered with the file's name only"
+      assert_equal answer.body, File.binread(headers.fetch("x-sendfile")), "and Thruster sent that file's bytes"
     end
 
     def test_with_gzip_false_it_sends_the_page_as_the_server_wrote_it

@@ -7,10 +7,18 @@ class WorkloadsController < ActionController::Base
     render plain: e.message, status: :service_unavailable
   end
 
+  # An upload comes without a form's authenticity token, as an API's does.
+  skip_forgery_protection
+
   def serve
     endpoint = Workloads.endpoint(params[:endpoint])
-    result = endpoint.call(endpoint.params.map { |param| params[param] }, request.query_parameters)
-    endpoint.kind == :page ? page(result) : render(plain: result)
+    result = endpoint.call(endpoint.params.map { |param| params[param] }, request.query_parameters, request.body)
+    case endpoint.kind
+    when :page then page(result)
+    when :html, :bytes then render(body: result, content_type: endpoint.content_type)
+    when :sendfile then send_file(result, type: endpoint.content_type, disposition: "inline")
+    else render(plain: result)
+    end
   end
 
   private

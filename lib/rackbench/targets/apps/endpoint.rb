@@ -14,16 +14,27 @@ module Rackbench
     # must equal it), a Regexp (the body must match it), or a Proc that returns
     # a list of problems with the body.
     class Endpoint
-      attr_reader :name, :pattern, :sample, :content_type, :purpose, :services
+      attr_reader :name, :pattern, :sample, :content_type, :purpose, :services, :http_method
 
-      def initialize(name, pattern:, sample:, content_type:, purpose:, services: [], &expected_body)
+      def initialize(name, pattern:, sample:, content_type:, purpose:, services: [], http_method: "GET", &expected_body)
         @name = name
         @pattern = pattern
         @sample = sample
         @content_type = content_type
         @purpose = purpose
         @services = services
+        @http_method = http_method
         @expected_body = expected_body
+      end
+
+      # The sample as a suite's endpoint entry (Request): an upload's POST
+      # carries as many bytes as its path names.
+      def sample_request
+        return { "path" => sample } unless http_method == "POST"
+
+        bytes = sample[/\d+/].to_i
+        { "path" => sample, "method" => "POST", "body" => "x" * bytes,
+          "headers" => { "Content-Type" => "application/octet-stream" } }
       end
 
       # The Expectation for a requested path (query string included), or nil if

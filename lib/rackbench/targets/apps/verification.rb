@@ -66,7 +66,7 @@ module Rackbench
                            skipped: "needs the #{missing.join(", ")} service")
         end
 
-        answer = trial.answer(Request.new("path" => endpoint.sample), timeout_s: @timeout_s)
+        answer = trial.answer(Request.new(endpoint.sample_request), timeout_s: @timeout_s)
         Check.new(endpoint: endpoint.name, path: endpoint.sample, status: answer.status,
                   content_type: answer.headers["content-type"], bytes: answer.body.bytesize,
                   duration_ms: (answer.duration_s * 1000).round(1), problems: answer.problems)
