@@ -28,6 +28,18 @@ module Rackbench
                         { "server" => "unicorn", "workers" => 2, "yjit" => true }
       end
 
+      def test_varying_malloc_and_yjit_tries_each_config_with_and_without_jemalloc_and_yjit
+        space = Space.new("puma", values: { "workers" => [2], "threads" => [4] }, vary: %w[malloc yjit])
+        assert_equal [{ "server" => "puma", "workers" => 2, "threads" => 4 },
+                      { "server" => "puma", "workers" => 2, "threads" => 4, "yjit" => true },
+                      { "server" => "puma", "workers" => 2, "threads" => 4, "malloc" => "jemalloc" },
+                      { "server" => "puma", "workers" => 2, "threads" => 4, "malloc" => "jemalloc",
+                        "yjit" => true }].sort_by(&:to_s),
+                     space.grid.sort_by(&:to_s)
+        space.grid.each { |config| Servers.fetch("puma").new(config).validate! }
+        assert_includes Space.switches, "malloc"
+      end
+
       def test_preload_is_tried_only_where_there_are_workers_to_fork
         grid = Space.new("puma", values: { "workers" => [0, 2], "threads" => [4] }, vary: ["preload"]).grid
         assert_equal([[0, nil], [2, nil], [2, true]], grid.map { |c| [c["workers"], c["preload"]] })

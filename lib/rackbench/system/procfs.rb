@@ -121,6 +121,13 @@ module Rackbench
       nil
     end
 
+    # The files mapped into pid's memory (/proc/PID/maps: its libraries
+    # among them), or nil if it is gone.
+    def mapped_files(pid, proc_dir = DIR)
+      text = read("#{proc_dir}/#{pid}/maps")
+      text && text.lines.filter_map { |line| line.split(" ", 6)[5]&.strip }.select { |f| f.start_with?("/") }.uniq
+    end
+
     def read(path)
       File.read(path)
     rescue SystemCallError

@@ -76,6 +76,7 @@ module Rackbench
         Readiness.wait(ready_target(bind), child: child, timeout_s: @ready_timeout_s, app_dir: app_dir, log_root: @log_root)
       end
       @boot_sampler&.take # ready: the workers have forked (at the sampler's own 0.5 s pace, as a window's, otherwise)
+      check_allocator if local?
       @backends = started.map(&:last)
       @bind = proxy ? start_proxy(@backends) : @backends.first
       self
@@ -151,6 +152,7 @@ module Rackbench
         argv = @bundle.wrap(argv)
         @bundled = true
       end
+      argv = server.allocator_argv(argv)
       child = spawn(argv, server.label, File.join(dir, "server.log"), env, File.dirname(@app))
       [child, bind]
     end
@@ -161,6 +163,14 @@ module Rackbench
       child = spawn(argv, "proxy #{proxy.label}", File.join(@dir, "proxy.log"), {}, @dir)
       Readiness.wait(bind.target, child: child, timeout_s: @ready_timeout_s, log_root: @log_root)
       bind
+    end
+
+    # malloc: jemalloc is in use only where the library is mapped: in every
+    # process of every instance's tree (puma's workers among them).
+    def check_allocator
+      roots = children.flat_map { |c| [c.pid, *server.extra_pids(c)] }
+      problem = server.allocator_problem(Sampler.new(root_pids: roots).tree_pids)
+      raise ServiceError.new("#{server.label}: #{problem}", log_tail: children.map(&:log_tail).join("\n")) if problem
     end
 
     def ready_target(bind) = @ready_path ? bind.target(@ready_path) : bind.target

@@ -7,18 +7,24 @@ module Rackbench
     # untried neighbours of the best so far (#coarse, #neighbours). Each
     # server's adapter says what to try (Servers::Base.tunes) and which
     # configs it takes (.tunable?); its boolean knobs are the switches
-    # --vary turns on and off, besides yjit.
+    # --vary turns on and off, besides yjit and malloc (jemalloc or not).
     #
     #   Space.new("puma")                                        # workers x threads
     #   Space.new("puma", values: { "threads" => [4, 8] }, vary: %w[yjit preload])
+    #   Space.new("puma", vary: %w[malloc yjit])                 # each config with and without jemalloc, YJIT
     class Space
       # The servers whose adapters say what to tune, puma first (tune's default).
       def self.servers = tunable_adapters.map(&:server_name).sort_by { |name| name == "puma" ? "" : name }
 
-      # What --vary takes: yjit, and the boolean knobs of the servers tune knows.
+      # What --vary takes: yjit, malloc (the system's or jemalloc) and the
+      # boolean knobs of the servers tune knows.
       def self.switches
-        ["yjit"] + tunable_adapters.flat_map { |a| a.knob_schema.values.select { |k| k.types == [:boolean] }.map(&:name) }.uniq
+        booleans = tunable_adapters.flat_map { |a| a.knob_schema.values.select { |k| k.types == [:boolean] }.map(&:name) }
+        (%w[yjit malloc] + booleans).uniq
       end
+
+      # A switch's two values: off (the entry leaves it out) and on.
+      SWITCH_ON = Hash.new(true).merge("malloc" => "jemalloc").freeze
 
       def self.tunable_adapters = Servers.all.select(&:tune_space)
 
@@ -98,10 +104,10 @@ module Rackbench
             raise ConfigError, "--vary: cannot vary #{name.inspect}; it takes #{Space.switches.join(", ")}"
           end
 
-          own = name == "yjit" || @adapter.knob_schema[name]&.types == [:boolean]
+          own = %w[yjit malloc].include?(name) || @adapter.knob_schema[name]&.types == [:boolean]
           raise ConfigError, "--vary: #{server} has no #{name} knob" unless own
 
-          [name, [false, true]]
+          [name, [false, SWITCH_ON[name]]]
         end
       end
     end

@@ -118,6 +118,11 @@ module Rackbench
         end
       end
 
+      # The allocator, on every server: Debian's jemalloc preloaded, or
+      # glibc malloc's arenas capped (MALLOC_ARENA_MAX), as Rails operators try first.
+      knob :malloc, :one_of, values: %w[system jemalloc], doc: "jemalloc: LD_PRELOAD of Debian's libjemalloc2, checked mapped"
+      knob :malloc_arena_max, :whole, min: 1, doc: "MALLOC_ARENA_MAX for glibc malloc (2 is the usual try)"
+
       attr_reader :config
 
       def initialize(config)
@@ -152,6 +157,7 @@ module Rackbench
         validate_needs
         validate_proxy
         validate_yjit
+        validate_allocator
         raise ConfigError, "server #{name} cannot listen on a Unix socket (bind: unix)" if unix? && !self.class.supports_unix?
 
         self
@@ -210,12 +216,38 @@ module Rackbench
         env.merge("RUBYOPT" => [base, "--yjit"].compact.reject(&:empty?).join(" "))
       end
 
+      def jemalloc? = setting("malloc") == "jemalloc"
+
+      def validate_allocator
+        return unless jemalloc? && Jemalloc.missing_reason
+
+        raise ConfigError,
+              "server #{name}: malloc: jemalloc, but #{Jemalloc.missing_reason}"
+      end
+
+      # The command with the allocator's environment in front (`env
+      # LD_PRELOAD=... MALLOC_ARENA_MAX=2 ...`), so the recorded command says it.
+      def allocator_argv(argv)
+        vars = []
+        vars << "LD_PRELOAD=#{Jemalloc.path}" if jemalloc?
+        vars << "MALLOC_ARENA_MAX=#{setting("malloc_arena_max")}" if setting("malloc_arena_max")
+        vars.empty? ? argv : ["env", *vars, *argv]
+      end
+
+      # Why malloc: jemalloc did not take in the started processes (pids), or nil.
+      def allocator_problem(pids)
+        unmapped = jemalloc? ? Jemalloc.unmapped(pids) : []
+        "malloc: jemalloc, but #{Jemalloc::LIBRARY} is not mapped in pid #{unmapped.join(", ")}" unless unmapped.empty?
+      end
+
       # "puma x2:8" in the notation of 003_766978340d4031d9.txt: workers:threads.
       def label
         return config["label"] if config["label"]
 
         text = [name, shape].compact.join(" ")
         text += " +yjit" if yjit?
+        text += " +jemalloc" if jemalloc?
+        text += " arenas=#{setting("malloc_arena_max")}" if setting("malloc_arena_max")
         text += " (#{config["instances"]} instances)" if config.fetch("instances", 1) > 1
         text += " (unix)" if unix?
         text += " via #{Proxies.fetch(config["proxy"]["proxy"]).new(config["proxy"]).label}" if config["proxy"]
