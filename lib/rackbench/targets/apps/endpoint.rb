@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "zlib"
+
 module Rackbench
   module Apps
     # One endpoint of the bundled apps, as Apps.endpoints reads it from the
@@ -58,6 +60,7 @@ module Rackbench
 
       # Every way the answer differs from the expected one; empty when it is right.
       def problems(status, headers, body)
+        body = decoded(headers, body)
         found = []
         found << "status #{status}, expected 200" unless status == 200
         type = headers["content-type"].to_s.split(";").first.to_s.strip.downcase
@@ -78,6 +81,15 @@ module Rackbench
         when Regexp then body.match?(actual) ? [] : ["body #{clip(actual)} does not match #{body.inspect}"]
         else body.call(actual)
         end
+      end
+
+      # The body as the app wrote it: a proxy's gzip undone (an answer to Accept-Encoding: gzip).
+      def decoded(headers, body)
+        return body unless headers["content-encoding"].to_s.strip.casecmp?("gzip")
+
+        Zlib.gunzip(body.to_s)
+      rescue Zlib::Error => e
+        "(content-encoding gzip, but the body does not gunzip: #{e.message})"
       end
 
       def clip(text) = (text.length > 80 ? "#{text[0, 77]}..." : text).inspect

@@ -29,6 +29,9 @@ module Rackbench
       knob :worker_connections, :whole, min: 1, default: 4096, doc: "worker_connections per worker"
       knob :keepalive, :whole, min: 0, default: 0,
                                doc: "idle keep-alive connections to the backends per worker (0: a new one per request)"
+      knob :gzip, :boolean, default: false, doc: "gzip on: compress text answers of 1 KB or more for clients that accept it"
+      knob :x_accel, :boolean, default: false,
+                               doc: "send the file an app's X-Accel-Redirect answer names (the apps: RACKBENCH_SENDFILE)"
 
       def config_text(bind:, backends:, dir:)
         <<~NGINX
@@ -41,6 +44,7 @@ module Rackbench
           http {
             access_log off;
           #{temp_paths(dir)}
+          #{gzip_lines}
             upstream backends {
               #{directive}
           #{backends.map { |b| "    server #{server_address(b)};" }.join("\n")}
@@ -53,7 +57,9 @@ module Rackbench
                 proxy_http_version 1.1;
                 proxy_set_header Connection "";
                 proxy_set_header Host $host;
+          #{x_accel_headers}
               }
+          #{x_accel_location}
             }
           }
         NGINX
@@ -70,6 +76,20 @@ module Rackbench
         n = setting("keepalive")
         n.positive? ? "keepalive #{n};" : ""
       end
+
+      def gzip_lines
+        setting("gzip") ? "  gzip on;\n  gzip_min_length 1024;\n  gzip_types text/plain text/css application/json;" : ""
+      end
+
+      # The app names the file by X-Accel-Redirect under /_sendfile/ (the
+      # mapping of its absolute path), a location only such an answer reaches.
+      def x_accel_headers
+        return "" unless setting("x_accel")
+
+        "      proxy_set_header X-Sendfile-Type X-Accel-Redirect;\n      proxy_set_header X-Accel-Mapping /=/_sendfile/;"
+      end
+
+      def x_accel_location = setting("x_accel") ? "    location /_sendfile/ { internal; alias /; }" : ""
 
       def temp_paths(dir)
         %w[client_body proxy fastcgi uwsgi scgi].map do |kind|
