@@ -70,6 +70,11 @@ module Rackbench
       status, out, = run_cli("compare", baseline.to_s, slower.to_s, "--results", tmpdir, "--metric", "p99", "--strict")
       assert_equal 6, status, out
 
+      status, markdown, = run_cli("compare", baseline.to_s, slower.to_s, "--results", tmpdir, "--format", "markdown")
+      assert_equal 1, status
+      assert_equal "### rackbench compare: REGRESSED", markdown.lines.first.chomp
+      assert_match(/^\| puma x0:4 \| work \| 4 \| regressed \| -[78]\d\.\d % \[/, markdown)
+
       _, json, = run_cli("compare", baseline.to_s, slower.to_s, "--results", tmpdir, "--format", "json")
       data = JSON.parse(json)
       assert data["regressed"]

@@ -68,9 +68,15 @@ module Rackbench
         baseline, current = versions.split(store.measurements(run_id))
         regression = @gate.regression(baseline, current, paired: true, key: versions.key)
         run = store.run(run_id)
-        @out.puts Compare::Render.new(regression, run.merge("suite" => "A = #{versions.a.describe}"),
-                                      run.merge("suite" => "B = #{versions.b.describe}")).public_send(@format)
-        @gate.status(regression)
+        a = run.merge("suite" => "A = #{versions.a.describe}")
+        b = run.merge("suite" => "B = #{versions.b.describe}")
+        status = @gate.status(regression)
+        @out.puts(if @format == "markdown"
+                    Reports::GateSummary.new(regression, a, b, status: status, command: "ab").markdown
+                  else
+                    Compare::Render.new(regression, a, b).public_send(@format)
+                  end)
+        status
       rescue SignalException => e
         supervisor&.stop_all
         supervisor&.ignore_signals
@@ -133,7 +139,8 @@ module Rackbench
           SuiteSettings.load(o, @overrides)
           SuiteSettings.statistics(o, @overrides)
           @gate.define(o, subject: "B")
-          o.on("--format FORMAT", %w[table markdown json], "table (default), markdown or json") { |f| @format = f }
+          o.on("--format FORMAT", %w[table markdown json],
+               "table (default), markdown (a short summary for a CI job or a pull request) or json") { |f| @format = f }
         end
       end
     end

@@ -26,8 +26,13 @@ module Rackbench
         regression = @gate.regression(store.measurements(baseline["id"]), store.measurements(current["id"]))
         raise ConfigError, "runs #{baseline["id"]} and #{current["id"]} have no cell in common" unless regression.matched?
 
-        @out.puts Render.new(regression, baseline, current).public_send(@format)
-        @gate.status(regression)
+        status = @gate.status(regression)
+        @out.puts(if @format == "markdown"
+                    Reports::GateSummary.new(regression, baseline, current, status: status, command: "compare").markdown
+                  else
+                    Render.new(regression, baseline, current).public_send(@format)
+                  end)
+        status
       end
 
       private
@@ -41,7 +46,8 @@ module Rackbench
                      "errors above 1 %); 6 with --strict when a cell is inconclusive; 0 otherwise."
           o.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
           @gate.define(o)
-          o.on("--format FORMAT", %w[table markdown json], "table (default), markdown or json") { |f| @format = f }
+          o.on("--format FORMAT", %w[table markdown json],
+               "table (default), markdown (a short summary for a CI job or a pull request) or json") { |f| @format = f }
         end
       end
 
