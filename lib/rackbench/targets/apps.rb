@@ -16,6 +16,7 @@ module Rackbench
     DIR = File.join(ROOT, "apps")
     SQLITE_ENV = "RACKBENCH_SQLITE_PATH"
     FILES_ENV = Workloads::Bodies::FILES_ENV
+    SENDFILE_ENV = Workloads::Bodies::SENDFILE_ENV
 
     autoload :Endpoint, "rackbench/targets/apps/endpoint"
     autoload :Expectation, "rackbench/targets/apps/endpoint"

@@ -42,7 +42,7 @@ module Rackbench
     end
 
     def test_with_x_accel_it_sends_the_file_the_app_names
-      start({ "x_accel" => true }, Workloads::Bodies::SENDFILE_ENV => "X-Accel-Redirect")
+      start({ "x_accel" => true }, Apps::SENDFILE_ENV => "X-Accel-Redirect")
       request = Request.new("path" => "/file/1048576")
       answer = @trial.answer(request)
       assert answer.ok?, answer.problems.join("; ")

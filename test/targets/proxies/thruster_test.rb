@@ -79,7 +79,7 @@ module Rackbench
 
     def test_it_sends_the_file_an_x_sendfile_answer_names_itself
       skip_unless_installed
-      start(entry, Workloads::Bodies::SENDFILE_ENV => "X-Sendfile")
+      start(entry, Apps::SENDFILE_ENV => "X-Sendfile")
       request = Request.new("path" => "/file/1048576")
       answer = @trial.answer(request)
       assert answer.ok?, answer.problems.join("; ")
