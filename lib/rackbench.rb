@@ -53,7 +53,6 @@ module Rackbench
   autoload :WindowRequests, "rackbench/results/window_requests"
   autoload :Supervisor, "rackbench/system/supervisor"
   autoload :Sampler, "rackbench/system/sampler"
-  autoload :Jemalloc, "rackbench/system/jemalloc"
   autoload :Readiness, "rackbench/trial/readiness"
   autoload :AppError, "rackbench/trial/app_error"
   autoload :ExitReason, "rackbench/trial/exit_reason"

@@ -2,6 +2,7 @@
 
 require "rbconfig"
 require "socket"
+require_relative "../../system/jemalloc"
 
 module Rackbench
   module Servers
