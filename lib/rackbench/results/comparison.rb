@@ -46,8 +46,11 @@ module Rackbench
     attr_reader :a, :b, :metric, :margin, :level
 
     # paired: nil decides from the repeats' rounds; false for measurements of
-    # different runs, whose starts have nothing in common.
-    def initialize(a, b, metric: "good_requests_per_s", paired: nil, margin: MARGIN, level: Stats::LEVEL)
+    # different runs, whose starts have nothing in common. errors: :ignore
+    # gives a verdict on the metric even where a side fails requests (a
+    # seed's claim on good responses, Article::Checks).
+    def initialize(a, b, metric: "good_requests_per_s", paired: nil, margin: MARGIN, level: Stats::LEVEL, errors: :verdict)
+      @errors = errors
       @a = a
       @b = b
       @metric = metric
@@ -81,7 +84,7 @@ module Rackbench
 
     def verdict
       return :not_measured unless measured?
-      return :errors if errors?
+      return :errors if errors? && @errors != :ignore
       return :no_interval if ci.level.zero?
       return :equivalent if within_margin?
       return :a_better if ci.low > 1
