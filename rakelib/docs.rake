@@ -114,6 +114,7 @@ module DocsHelper
     $LOAD_PATH.unshift(File.join(DOCS_ROOT, "lib"))
     require "rackbench"
     require "rackbench/article/summary"
+    require "rackbench/reports/parts/claim_text"
     require_relative "docs/readme_sample"
     require_relative "docs/latency_demo"
     require_relative "docs/tune_pages"
@@ -210,7 +211,7 @@ module DocsHelper
     chart = chart(run, measurements, suite)
     how = run.dig("settings", "scaled", "by")
     command = ["bin/rackbench run #{suite}", how && "--#{how}", "--results #{DOCS_SEEDS_DIR}"].compact.join(" ")
-    claims = summary.verdicts.map { |v| "#{v["says"]}: **#{v["answer"]}**" }
+    claims = summary.answers.map { |a| "#{a.says}: **#{Rackbench::Reports::ClaimText.new(a).word}**" }
     image = chart ? "![#{chart["title"]}](#{chart["path"]})" : "(Nothing was measured in this run, so it has no chart.)"
     <<~MD
       ## #{number} · #{summary.article["title"]}

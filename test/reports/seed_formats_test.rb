@@ -78,7 +78,7 @@ module Rackbench
       assert_match "Scaled for this machine (--scale): requests 10000 -> 3000", text
       assert_match "Hash was half as fast.", text
       claim = "- Round-robin beats hash: yes, 1.86x [1.86, 1.86] " \
-              "(thin x3 via lighttpd rr 39.73 req/s vs thin x3 via lighttpd hash 21.41 req/s)"
+              "(thin x3 via lighttpd rr 39.73 good req/s vs thin x3 via lighttpd hash 21.41 good req/s)"
       assert_match claim, text
       assert_match "- mongrel (hello c=10): mongrel cannot run here: does not build", text
       assert_match "Not measured:           (reason above)", text
@@ -117,7 +117,7 @@ module Rackbench
       text = render("article", cells, article: article)
       assert_equal 1, text.scan(reason).size, text
       assert_equal 1, text.scan("trinidad x1 exited (exit 1)").size, text
-      assert_match "- TorqueBox beats Puma: not measured, torquebox (reason above)", text
+      assert_match "- TorqueBox beats Puma: cannot show here, not measured: torquebox (reason above)", text
       assert_match "| torquebox | - | - | not measured (reason above) |", text
       assert_match "- trinidad (hello c=10, hello c=100): trinidad x1 exited (exit 1)", text
       assert_match "- torquebox (hello c=10, hello c=100, sleep c=10, 2 configs): #{reason}", text

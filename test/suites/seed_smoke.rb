@@ -2,6 +2,7 @@
 
 require "open3"
 require "rackbench/article/summary"
+require "rackbench/reports/parts/claim_text"
 require "rackbench/charts/renderer"
 require "rackbench/reports/parts/full_label"
 
@@ -69,7 +70,7 @@ module Rackbench
       section = out[/^This run against the article:\n((?:- .*\n)+)/, 1].to_s
       assert_equal count, section.lines.size, "verdicts:\n#{section}"
       run, cells = @smoke
-      expected = Article::Summary.new(run, cells).verdicts.map { |v| "- #{v["says"]}: #{v["answer"]}, " }
+      expected = Article::Summary.new(run, cells).answers.map { |a| "- #{a.says}: #{Reports::ClaimText.new(a).word}, " }
       expected.zip(section.lines).each do |answer, line|
         assert line.start_with?(answer), "expected #{answer}..., printed #{line}"
       end

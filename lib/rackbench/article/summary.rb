@@ -2,6 +2,7 @@
 
 require_relative "figures"
 require_relative "claim"
+require_relative "printed"
 
 module Rackbench
   # The seed articles (/work/shared/seeds, see each built-in seed suite's
@@ -45,8 +46,44 @@ module Rackbench
           "against the article's #{cpus["article"]})"
       end
 
-      def verdicts
-        (article["claims"] || []).map { |spec| Claim.new(spec, cells, scaled: scaled, server_cpus: server_cpus).verdict }
+      def claim_specs = article["claims"] || []
+
+      # Each claim's Answer, in the suite's order; decided with the run's margin.
+      def answers
+        @answers ||= claim_specs.map do |spec|
+          Claim.new(spec, cells, scaled: scaled, server_cpus: server_cpus, margin: settings["margin"]).answer
+        end
+      end
+
+      # Whether an answer agrees with the article, which made the claim:
+      # :agrees (yes; equivalent on a ties claim), :disagrees (no; equivalent
+      # where the article saw a difference), :not_settled or :cannot_show_here.
+      def agreement(answer)
+        case answer.outcome
+        when :yes then :agrees
+        when :equivalent then answer.kind == "ties" ? :agrees : :disagrees
+        when :no then :disagrees
+        else answer.outcome
+        end
+      end
+
+      # The article's own figures (article: printed:), matched to this run's cells; nil without them.
+      def printed = article["printed"] && Printed.new(article["printed"], cells, scaled: scaled)
+
+      # "AMD EPYC, 2 cores" from the run's machine.
+      def machine_text
+        machine = run["machine"] || {}
+        [machine["cpu_model"], machine["cores"] && "#{machine["cores"]} cores"].compact.join(", ").then { |t| t.empty? ? nil : t }
+      end
+
+      # "Load average (1 min): 3.1 at the start; 2.4-4.0 over the windows (median 3.2)", or nil.
+      def load_text
+        start = run.dig("machine", "loadavg")&.first
+        windows = cells.flat_map { |c| c.repeats.filter_map { |r| r.noise&.dig("loadavg_1m") } }.sort
+        parts = [start && "#{start} at the start",
+                 windows.any? && format("%.1f-%.1f over the windows (median %.1f)", windows.first, windows.last,
+                                        Stats.median(windows))].select { |p| p }
+        parts.empty? ? nil : "Load average (1 min): #{parts.join("; ")}"
       end
 
       # The CPUs the server could run on: its pinned set, else every core (shared with the load generator).
@@ -99,7 +136,12 @@ module Rackbench
 
       private
 
-      def show(value) = value.is_a?(Array) ? "[#{value.join(", ")}]" : value.to_s
+      # [1, 50]; "15 entries" for a list of server entries a scale: block replaced.
+      def show(value)
+        return "#{value.size} entries" if value.is_a?(Array) && value.first.is_a?(Hash)
+
+        value.is_a?(Array) ? "[#{value.join(", ")}]" : value.to_s
+      end
     end
   end
 end

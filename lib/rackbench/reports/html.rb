@@ -7,6 +7,7 @@ require_relative "../charts/page"
 require_relative "../charts/renderer"
 require_relative "../charts/tune"
 require_relative "parts/failures"
+require_relative "parts/claim_text"
 
 module Rackbench
   module Reports
@@ -65,7 +66,7 @@ module Rackbench
         ul { margin: 0.2em 0; padding-left: 1.2em; }
         ul.verdicts .where { color: #555; font-family: monospace; }
         ul.verdicts li.inconclusive, ul.verdicts li.equivalent { color: #555; } strong.winner { color: #176317; }
-        ul.claims li.yes strong { color: #176317; } ul.claims li.no strong { color: #a33; }
+        ul.claims li.yes strong, ul.claims li.equivalent strong { color: #176317; } ul.claims li.no strong { color: #a33; }
         ul.warnings li { color: #7a4b00; } ul.failures li { color: #a33; }
         details pre { white-space: pre-wrap; font-size: 12px; }
         .grid { display: flex; flex-wrap: wrap; gap: 8px 24px; }
@@ -138,12 +139,13 @@ module Rackbench
       end
 
       def claims_list(summary)
-        claims = summary.verdicts
-        return "" if claims.empty?
+        answers = summary.answers
+        return "" if answers.empty?
 
-        items = claims.map do |v|
-          answer = h(v["answer"])
-          %(<li class="#{answer.tr(" ", "-")}"><strong>#{h(v["says"])}</strong>: #{answer}, #{h(v["detail"])}</li>)
+        items = answers.map do |answer|
+          text = ClaimText.new(answer)
+          %(<li class="#{answer.outcome.to_s.tr("_", "-")}"><strong>#{h(answer.says)}</strong>: #{h(text.word)}, ) +
+            %(#{h(text.detail)}</li>)
         end
         title = summary.article["title"] ? " (#{h(summary.article["title"])})" : ""
         %(<h2>Against the article#{title}</h2><ul class="claims">#{items.join}</ul>)
