@@ -45,6 +45,27 @@ module Rackbench
       store&.close
     end
 
+    # ab prints no per-second series: the warm-up runs on the native engine
+    # (at the window's concurrency) and ends when the rate levels off, where
+    # it used to run to warmup_s_max on every start of every Rails cell.
+    def test_an_ab_cell_of_the_rails_app_finishes_its_warm_up_before_the_cap
+      store = Store.new(File.join(tmpdir, "results"))
+      suite = Suite.load(write_suite("app" => "rails", "endpoints" => ["/hello"], "engine" => "ab", "concurrency" => [2],
+                                     "warmup_s" => 1, "warmup_s_max" => 60, "duration_s" => 1, "keepalive" => false,
+                                     "servers" => [{ "server" => "puma", "threads" => 2 }]))
+      cell = store.measurements(Runner.new(suite, store: store).run).first
+      assert cell.ok?, cell.reason
+      warmup = cell.repeats.first.resources["warmup"]
+      assert_equal %w[steady native], warmup.values_at("mode", "engine"), warmup.inspect
+      assert warmup["steady"], "steady before the 60 s cap: #{warmup.inspect}"
+      assert_operator warmup["duration_s"], :<, 60, warmup.inspect
+      assert_operator warmup["requests_per_s"].size, :>=, SteadyWarmup::POINTS, "a per-second series was read: #{warmup.inspect}"
+      assert_equal "ab", cell.repeats.first.result.engine, "the window itself is still ab's"
+      assert_nothing_left
+    ensure
+      store&.close
+    end
+
     def test_steady_is_the_default_for_apps_and_servers_that_jit_or_cache
       suite = ->(extra) { Suite.new(suite_yaml({ "warmup_s" => 1 }.merge(extra))) }
       puma = Servers.fetch("puma").new("server" => "puma")

@@ -8,15 +8,23 @@ module Rackbench
   # first window of each cell on each start, and records what it returns
   # with that window (resources["warmup"]).
   #
+  # The chunks are the native engine's whatever the suite measures with: ab
+  # and wrk print one figure per run, no per-second series, so a warm-up on
+  # them could never see the rate level off and always ran to warmup_s_max
+  # (60 s on every start of every Rails cell of 001 and 003). The chunks keep
+  # the window's concurrency, threads and keep-alive; only the client differs.
+  #
   #   warmup: steady        # or fixed (warmup_s only); by default steady for Rails, yjit: true and JRuby servers
   #   warmup_s_max: 60
   #
   #   SteadyWarmup.new(engine: native, supervisor: sup, pinning: pinning, max_s: 60).run(load, dir: cell_dir)
-  #   # => {"mode" => "steady", "duration_s" => 12.1, "steady" => true, "requests_per_s" => [210.0, 480.0, ...]}
+  #   # => {"mode" => "steady", "engine" => "native", "duration_s" => 12.1, "steady" => true,
+  #   #     "requests_per_s" => [210.0, 480.0, ...]}
   class SteadyWarmup
     CHUNK_S = 3
     POINTS = 6
     DEFAULT_MAX_S = 60
+    SERIES_ENGINE = "native"
 
     # Whether a cell warms up until steady: asked for, or (warmup: not given,
     # and some warm-up wanted) an app or server that JITs or caches.
@@ -33,14 +41,22 @@ module Rackbench
     def self.rails?(app_path) = File.file?(File.join(File.dirname(app_path), "config", "application.rb"))
 
     def initialize(engine:, supervisor:, pinning:, max_s: DEFAULT_MAX_S)
-      @engine = engine
+      @engine = self.class.series_engine(engine)
       @supervisor = supervisor
       @pinning = pinning
       @max_s = max_s || DEFAULT_MAX_S
     end
 
-    # An engine without a per-second series (wrk, ab) cannot tell: it warms
-    # up for max_s and says so.
+    # The engine that warms up: the native one, which keeps a per-second
+    # series; the suite's own only where the native engine is not built (then
+    # it runs to max_s, and the record says it never was steady).
+    def self.series_engine(engine)
+      return engine if engine.name == SERIES_ENGINE
+
+      native = Engines.fetch(SERIES_ENGINE).new
+      native.unavailable_reason ? engine : native
+    end
+
     def run(load, dir:)
       started = now
       rates = []
@@ -52,7 +68,7 @@ module Rackbench
                                                                                         log_name: "warmup-#{chunk}.out")
         rates.concat(per_second(result))
       end
-      { "mode" => "steady", "duration_s" => (now - started).round(2), "steady" => steady?(rates),
+      { "mode" => "steady", "engine" => @engine.name, "duration_s" => (now - started).round(2), "steady" => steady?(rates),
         "requests_per_s" => rates.map { |r| r.round(1) } }
     end
 
