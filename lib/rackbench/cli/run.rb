@@ -4,6 +4,8 @@ require_relative "progress"
 require_relative "compare"
 require_relative "doctor"
 require_relative "../article/summary"
+require_relative "../article/preflight"
+require_relative "../reports/parts/claim_text"
 
 module Rackbench
   module CLI
@@ -30,6 +32,7 @@ module Rackbench
         suite = resumed_suite if @resume
         scaled = Article::Summary.new({ "settings" => suite.data }, []).scaled_text
         @out.puts "rackbench: #{scaled}" if scaled
+        report_unsettled(suite) unless @resume
         report_orphans
         report_missing(suite)
         measure(suite, findings: @doctor && !@resume ? doctor(suite) : nil)
@@ -95,6 +98,14 @@ module Rackbench
         findings = Rackbench::Doctor.examine(Rackbench::Doctor::Subject.from_suite(suite), machine)
         @err.puts "#{Doctor.text(findings, "rackbench doctor")}\n  (rackbench run --no-doctor skips this)" unless findings.empty?
         findings.map(&:to_h)
+      end
+
+      # A seed suite's claims this machine cannot settle (Article::Preflight),
+      # said before any server starts: too few CPUs, a server not installed.
+      def report_unsettled(suite)
+        Article::Preflight.new(suite).answers.each do |answer|
+          @out.puts "rackbench: cannot settle here: #{Reports::ClaimText.new(answer).sentence}"
+        end
       end
 
       # Processes an earlier rackbench left running take CPU from this run:

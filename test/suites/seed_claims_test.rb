@@ -1,0 +1,42 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rackbench/article/summary"
+
+module Rackbench
+  # The five seed suites' claims as written: each is a claim rackbench can
+  # check (a known kind and metric), names configs the suite measures, and
+  # the article's printed rows name them too; the claims that rest on the
+  # article's hardware threads say so (needs_cpus).
+  class SeedClaimsTest < Minitest::Test
+    SEEDS = %w[torquebox-2011 thin-nginx-2008 app-servers-2015 puma-vs-unicorn-2016 lighttpd-proxy-2008].freeze
+
+    SEEDS.each do |name|
+      define_method("test_#{name.tr("-", "_")}_claims_name_configs_its_suite_measures") do
+        suite = Suite.load(name)
+        entries = suite["servers"]
+        specs = suite["article"]["claims"] + suite["article"].dig("printed", "rows").to_a
+        specs.each do |spec|
+          Article::Claim.new({ "says" => "printed" }.merge(spec), []) # a bad kind or metric raises ConfigError
+          %w[a b].each do |side|
+            next unless spec[side]
+
+            assert(entries.any? { |entry| subset?(spec[side], entry) }, "#{name}: #{spec["says"]}: #{side} #{spec[side]} " \
+                                                                        "matches no server entry")
+          end
+        end
+      end
+    end
+
+    def test_claims_on_the_articles_eight_hardware_threads_need_eight_cpus
+      claims = Suite.load("puma-vs-unicorn-2016")["article"]["claims"]
+      eight = claims.select { |c| c["endpoint"] == "fibonacci" && [c["a"], c["b"]].map { |m| m["workers"] }.sort == [4, 8] }
+      assert_equal 2, eight.size
+      assert_equal([8, 8], eight.map { |c| c["needs_cpus"] })
+    end
+
+    def subset?(match, entry)
+      match.all? { |k, v| v.is_a?(Hash) ? entry[k].is_a?(Hash) && subset?(v, entry[k]) : entry[k] == v }
+    end
+  end
+end
