@@ -4,8 +4,8 @@
 #
 #   bundle exec rake docs:runs   # make the runs (slow): the quick suite (stored in doc/runs/quick),
 #                                # a tune, the rate-auto suite, the closed/open-loop example, each seed
-#                                # suite with --smoke, a calibrate, an ab, bench/engine, bench/accuracy
-#                                # doc/own-app.md's walkthroughs and bench/fresh
+#                                # suite at the size that decides (docs_seeds.rake), a calibrate, an ab,
+#                                # bench/engine, bench/accuracy, doc/own-app.md's walkthroughs and bench/fresh
 #   bundle exec rake docs        # doc/servers.md's matrix, README's sample; doc/tune.md's real run,
 #                                # rates: auto run and closed/open-loop example; doc/doctor.md's example;
 #                                # doc/seeds.md and doc/seeds/*.md; doc/images/*.svg; doc/calibrate.md's,
@@ -16,9 +16,9 @@
 # The quick run the README's sample comes from is committed (doc/runs/quick),
 # so `rake docs:sample` renders it again with the current code whenever a
 # report changes, and test/docs/readme_sample_test.rb checks that the README
-# holds what `rackbench report` prints for it now. The tune and seed runs are
-# read from tmp/docs-runs/tune and tmp/seed-results (TUNE_RESULTS and
-# SEED_RESULTS name other folders). Every figure comes from one of these runs,
+# holds what `rackbench report` prints for it now. The tune runs are read
+# from tmp/docs-runs/tune (TUNE_RESULTS names another folder); the seed runs
+# are kept in doc/runs/seeds (docs_seeds.rake). Every figure comes from one of these runs,
 # through the commands the pages name.
 DOCS_ROOT = File.expand_path("..", __dir__)
 DOCS_QUICK_RUN = ENV.fetch("QUICK_RESULTS", "tmp/docs-runs/quick")
@@ -30,10 +30,6 @@ DOCS_TUNE_COMMAND = ["bin/rackbench", "tune", "--endpoint", "/sleep/50", "--slo"
 DOCS_RATE_AUTO = ENV.fetch("RATE_AUTO_RESULTS", "tmp/docs-runs/rate-auto")
 DOCS_BENCH_TUNE = ENV.fetch("BENCH_TUNE_RESULTS", "tmp/bench-tune-full")
 DOCS_DOCTOR_APP = "test/fixtures/doctor/rails_pool"
-DOCS_SEEDS_DIR = ENV.fetch("SEED_RESULTS", "tmp/seed-results")
-# suite => the seed article's number
-DOCS_SEEDS = { "torquebox-2011" => "000", "thin-nginx-2008" => "001", "app-servers-2015" => "002",
-               "puma-vs-unicorn-2016" => "003", "lighttpd-proxy-2008" => "004" }.freeze
 
 desc "Regenerate every figure of the README, doc/ and the engine README from the kept runs (each task below)"
 task docs: %w[docs:servers docs:sample docs:tune docs:rate_auto docs:latency docs:doctor docs:seeds docs:calibrate docs:ab
@@ -41,7 +37,7 @@ task docs: %w[docs:servers docs:sample docs:tune docs:rate_auto docs:latency doc
 
 namespace :docs do
   desc "Make the runs the docs are drawn from (slow): the quick suite, a tune, rate-auto, the closed/open-loop example, " \
-       "each seed suite with --smoke, calibrate, ab, the explain runs, the engine's benches, doc/own-app.md's " \
+       "each seed suite at the size that decides, calibrate, ab, the explain runs, the engine's benches, doc/own-app.md's " \
        "walkthroughs, bench/fresh, the calibration simulation"
   task runs: %w[runs:quick runs:tune runs:rate_auto runs:latency runs:seeds runs:calibrate runs:ab runs:explain
                 runs:engine runs:accuracy runs:own_app runs:fresh runs:calibration_simulation]
@@ -61,11 +57,6 @@ namespace :docs do
     task :tune do
       rm_rf DOCS_TUNE
       sh(*DOCS_TUNE_COMMAND, "--results", DOCS_TUNE, &tolerate)
-    end
-
-    desc "Run each seed suite with --smoke into #{DOCS_SEEDS_DIR}"
-    task :seeds do
-      DOCS_SEEDS.each_key { |suite| sh("bin/rackbench", "run", suite, "--smoke", "--results", DOCS_SEEDS_DIR, &tolerate) }
     end
   end
 end
@@ -95,11 +86,6 @@ namespace :docs do
   desc "doc/doctor.md's example: rackbench doctor on #{DOCS_DOCTOR_APP}"
   task :doctor do
     DocsHelper.doctor
-  end
-
-  desc "doc/seeds.md and doc/seeds/NAME.md (the latest run of each seed suite in #{DOCS_SEEDS_DIR})"
-  task :seeds do
-    DocsHelper.seeds
   end
 end
 
@@ -167,16 +153,6 @@ module DocsHelper
     store.close
   end
 
-  def seeds
-    paragraphs = DOCS_SEEDS.map do |suite, number|
-      store, run = latest(DOCS_SEEDS_DIR, suite)
-      page = "doc/seeds/#{suite}.md"
-      sh "bin/rackbench", "report", run["id"].to_s, "--results", DOCS_SEEDS_DIR, "--format", "article", "--output", page
-      seed_paragraph(suite, number, store, run, page)
-    end
-    replace_block("doc/seeds.md", "seeds", paragraphs.join("\n"))
-  end
-
   # The store and the latest finished run of suite in dir.
   def latest(dir, suite)
     load_rackbench
@@ -203,24 +179,6 @@ module DocsHelper
 
     draw(chart, "doc/images/#{name}.svg")
     { "title" => chart["title"], "path" => "images/#{name}.svg" }
-  end
-
-  def seed_paragraph(suite, number, store, run, page)
-    measurements = store.measurements(run["id"])
-    summary = Rackbench::Article::Summary.new(run, measurements)
-    chart = chart(run, measurements, suite)
-    how = run.dig("settings", "scaled", "by")
-    command = ["bin/rackbench run #{suite}", how && "--#{how}", "--results #{DOCS_SEEDS_DIR}"].compact.join(" ")
-    claims = summary.answers.map { |a| "#{a.says}: **#{Rackbench::Reports::ClaimText.new(a).word}**" }
-    image = chart ? "![#{chart["title"]}](#{chart["path"]})" : "(Nothing was measured in this run, so it has no chart.)"
-    <<~MD
-      ## #{number} · #{summary.article["title"]}
-
-      `#{command}`. The article's claims against it: #{claims.join("; ")}.
-      [The report](#{page.delete_prefix("doc/")}): `bin/rackbench report #{run["id"]} --results #{DOCS_SEEDS_DIR} --format article --output #{page}`.
-
-      #{image}
-    MD
   end
 
   # Replaces what lies between <!-- NAME:start --> and <!-- NAME:end --> in page.

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "time"
 require_relative "figures"
 require_relative "claim"
 require_relative "printed"
@@ -83,7 +84,22 @@ module Rackbench
         parts = [start && "#{start} at the start",
                  windows.any? && format("%.1f-%.1f over the windows (median %.1f)", windows.first, windows.last,
                                         Stats.median(windows))].select { |p| p }
-        parts.empty? ? nil : "Load average (1 min): #{parts.join("; ")}"
+        parts.empty? ? nil : "load average (1 min) #{parts.join(", ")}"
+      end
+
+      # "wall time 12 min 5 s" from the run's start to its end, or nil.
+      def wall_text
+        started, finished = run.values_at("started_at", "finished_at").map { |t| t && Time.iso8601(t) }
+        return nil unless started && finished
+
+        seconds = (finished - started).round
+        "wall time #{seconds / 60} min #{seconds % 60} s"
+      end
+
+      # "Wall time 12 min 5 s; load average (1 min) 3.1 at the start, ...", or nil.
+      def conditions_text
+        text = [wall_text, load_text].compact.join("; ")
+        text.empty? ? nil : text.sub(/\A./, &:upcase)
       end
 
       # The CPUs the server could run on: its pinned set, else every core (shared with the load generator).

@@ -44,7 +44,7 @@ module Rackbench
         out = +""
         out << "## #{article["title"]}\n\nSeed: #{article["seed"]}\n\n" if article["title"]
         out << heading.map { |l| "#{l}  \n" }.join
-        out << "#{summary.load_text}  \n" if summary.load_text
+        out << "#{summary.conditions_text}  \n" if summary.conditions_text
         out << "#{summary.scaled_text}\n" if summary.scaled_text
         out << "\n#{wrap(summary.cpus_text)}\n" if summary.cpus_text
         out << "\nThe article found:\n\n#{wrap(article["found"]).gsub(/^/, "> ")}\n" if article["found"]

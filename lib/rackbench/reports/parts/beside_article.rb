@@ -33,7 +33,7 @@ module Rackbench
       private
 
       def provenance
-        here = [@summary.machine_text, @summary.load_text].compact.join("; ")
+        here = [@summary.machine_text, @summary.load_text].compact.join(", ")
         "The article's machine: #{@printed.hardware}. Its versions: #{@printed.versions}. This run: #{here}."
       end
 
