@@ -20,7 +20,7 @@ module Rackbench
       assert_match(/wrk --threads 2 --connections 20 .*--timeout 2s/, out, "wrk's default timeout, as the article's wrk had")
       assert_match(/Here, unlike the article:\n.*primes up to 100,000/m, out)
       assert_charts_drawn(charts, at_least: 12, named: [/good-requests-per-s/])
-      assert_verdicts(out, 6)
+      assert_verdicts(out, 9)
     end
   end
 end

@@ -19,7 +19,7 @@ module Rackbench
       assert_match "Configurations side by side at concurrency 4", out
       assert_charts_drawn(charts, at_least: 14, named: [/rails-sleep-reqs/, /rails-sleep-latency/, /configs-c4-requests-per-s/,
                                                         /endpoints-c4-requests-per-s/])
-      assert_verdicts(out, 10)
+      assert_verdicts(out, 14)
       assert_match(%r{^#### Memory per worker process on sleep: PSS / RSS MB at each concurrency}, out)
       assert_match(%r{^\| unicorn, 1 worker[^|]*\| \d+ / \d+ \|.*\| ~110 \|$}, out, "a worker's PSS, RSS, the article's")
     end

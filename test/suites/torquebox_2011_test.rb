@@ -19,7 +19,7 @@ module Rackbench
       assert_charts_drawn(charts, at_least: 6, named: [/timeline/, /requests-per-s/])
       assert_timelines_for_every_graph(cells, charts)
       assert_match "Smoke run (--smoke): duration_s 60 -> 1.5", out
-      assert_verdicts(out, 8)
+      assert_verdicts(out, 14)
       assert_unavailable_server_kept_with_its_reason("torquebox", cells, out)
       assert_serves_every_cell("trinidad", cells)
       assert_serves_every_cell("torquebox", cells) unless Servers.fetch("torquebox").unavailable_reason
