@@ -50,7 +50,8 @@ module Rackbench
       assert_match(/\Arackbench: run 7, suite test: 4 cells, /, lines.first)
       figures = %r{\A\[1/4\] puma x0:2 /hello c=2: \d+\.\d req/s \[\d+\.\d, \d+\.\d\] ±\d+\.\d % \(target ±5\.0 %\), }
       assert_match figures, lines[1]
-      assert_match(/, 0 errors, 4 windows over 2 starts \(\d+s\)\n\z/, lines[1])
+      assert_match(/, 0 errors, 4 windows over 2 starts \(\d+s, about \d+s left\)\n\z/, lines[1])
+      assert_match(/ \(\d+s\)\n\z/, lines[plan.size], "the last cell leaves no time")
       refute_match "\e[", out.string
     end
 

@@ -15,8 +15,8 @@ module Rackbench
     #     2/12 cells done, 25 windows in 1m10s, ETA 2m10s
     #
     # the last line the run's pace and what it leaves; and a final line per
-    # cell once it is done, which stays. Elsewhere (a log,
-    # CI) only the final lines, one per cell.
+    # cell once it is done, which stays. Elsewhere (a log, CI) only the
+    # final lines, one per cell, each with the time the run has left.
     class Progress
       # The most live lines shown at once (an interleaved level measures every
       # config of every endpoint in turn); the rest are counted.
@@ -49,7 +49,7 @@ module Rackbench
         status = status_of(cell)
         status.finish(measurement)
         @done = (@done || 0) + 1
-        say "[#{@done}/#{@plan.size}] #{status.final_text} (#{duration(now - @started)})"
+        say "[#{@done}/#{@plan.size}] #{status.final_text} (#{duration(now - @started)}#{left_text})"
       end
 
       def run_finished(run)
@@ -99,6 +99,14 @@ module Rackbench
       def pace_text
         "  #{@done.to_i}/#{@plan.size} cells done, #{@windows} window#{"s" unless @windows == 1} in " \
           "#{duration(now - @started)}, ETA #{duration(eta_s)}"
+      end
+
+      # ", about 12m30s left" in a log (a terminal's pace line says it) while
+      # cells remain, once a window was measured.
+      def left_text
+        return "" if @live || @done >= @plan.size || @windows.zero?
+
+        ", about #{duration(eta_s)} left"
       end
 
       # A line as wide as the terminal at most, so none wraps and the cursor
