@@ -8,13 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-int units_parse_duration_ns(const char *s, uint64_t *ns)
+/* The non-negative finite number s starts with, and in *end what follows it; -1 when there is none. */
+static int units_number(const char *s, double *v, char **end)
 {
     if (!s || !*s)
         return -1;
+    *v = strtod(s, end);
+    return *end == s || !(*v >= 0) || isinf(*v) ? -1 : 0;
+}
+
+int units_parse_duration_ns(const char *s, uint64_t *ns)
+{
     char *end;
-    double v = strtod(s, &end);
-    if (end == s || !(v >= 0) || isinf(v))
+    double v;
+    if (units_number(s, &v, &end) < 0)
         return -1;
     double scale;
     if (*end == '\0' || strcmp(end, "s") == 0)
@@ -38,11 +45,9 @@ int units_parse_duration_ns(const char *s, uint64_t *ns)
 
 int units_parse_count(const char *s, double *out)
 {
-    if (!s || !*s)
-        return -1;
     char *end;
-    double v = strtod(s, &end);
-    if (end == s || !(v >= 0) || isinf(v))
+    double v;
+    if (units_number(s, &v, &end) < 0)
         return -1;
     if (*end == 'k' || *end == 'K') {
         v *= 1e3;
