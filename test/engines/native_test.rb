@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "json"
+require "tmpdir"
 
 module Rackbench
   # The native engine's adapter: the argv it builds (the answer rule's checks
@@ -51,6 +52,18 @@ module Rackbench
       assert_nil Engines::SlowClients.from_suite({ "slow_clients" => 0 })
       assert_equal 4000, Engines::SlowClients.from_suite({ "slow_clients" => 2, "slow_read_bytes_per_s" => 4000 })
                                              .read_bytes_per_s
+    end
+
+    def test_a_body_too_large_for_the_command_line_goes_in_a_file
+      Dir.mktmpdir do |dir|
+        big = "b" * (Engines::Native::ARGV_BODY_MAX_BYTES + 1)
+        argv = native.command(load(traffic: Traffic.new("path" => "/upload", "method" => "POST", "body" => big)), dir)
+        refute_includes argv, "--body"
+        assert_equal big, File.binread(option(argv, "--body-file").first)
+        assert_operator argv.sum(&:bytesize), :<, 2000, "the recorded command stays short"
+        small = native.command(load(traffic: Traffic.new("path" => "/items", "method" => "POST", "body" => "{}")), dir)
+        assert_equal ["{}"], option(small, "--body")
+      end
     end
 
     ENGINE_JSON = {

@@ -26,6 +26,9 @@ module Rackbench
       NAME = "native"
       EXECUTABLE = "rackbench-load"
       BINARY = File.join(ROOT, "ext", "rackbench_load", EXECUTABLE)
+      # A request body larger than this goes to the engine in a file (--body-file): Linux takes at
+      # most 128 KB in one argument, and the recorded command stays short.
+      ARGV_BODY_MAX_BYTES = 64 * 1024
 
       # The binary built in the source tree, else one on PATH.
       def path
@@ -56,7 +59,7 @@ module Rackbench
       def supports_slow_clients? = true
       def unsupported(_traffic) = nil
 
-      def command(load, _dir)
+      def command(load, dir)
         argv = [path, "--json", "--connections", load.concurrency.to_s, "--threads", load.threads.to_s,
                 "--timeout", seconds(load.timeout_s)]
         argv += ["--duration", seconds(load.duration_s)] if load.duration_s
@@ -68,8 +71,25 @@ module Rackbench
         argv << "--allow-remote" if remote?(load.target)
         argv << "--request-start" if load.request_start
         argv += slow_args(load.slow_clients)
-        argv += answer_args(load)
+        argv += spill_bodies(answer_args(load), dir)
         argv << load.target.url
+      end
+
+      # args with each --body over ARGV_BODY_MAX_BYTES written to a file in dir and passed as --body-file.
+      def spill_bodies(args, dir)
+        return args unless dir
+
+        out = []
+        rest = args.dup
+        until rest.empty?
+          arg = rest.shift
+          next out << arg unless arg == "--body" && rest.first.bytesize > ARGV_BODY_MAX_BYTES
+
+          path = File.join(dir, "body-#{out.count("--body-file") + 1}.bin")
+          File.binwrite(path, rest.shift)
+          out.push("--body-file", path)
+        end
+        out
       end
 
       # The traffic's requests, each with its answer check (the load's AnswerRule).

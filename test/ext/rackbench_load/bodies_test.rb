@@ -53,5 +53,20 @@ module Rackbench
       assert_equal 0, left, "twenty uploads of the same request, nothing more"
       assert_includes 40..200, request_line_and_headers
     end
+
+    # A body larger than one argument may be (128 KB on Linux) reaches the engine in a file.
+    def test_the_native_engine_sends_a_large_suite_body_whole
+      _puma, base = start_puma(app: upload_app)
+      EngineHelpers.build!
+      traffic = Traffic.new("path" => "/upload", "method" => "POST", "body" => "y" * 300_000,
+                            "expect_body" => "received 300000")
+      load = Engines::Load.new(target: Target.tcp(base[/:(\d+)\z/, 1].to_i, "/upload"), concurrency: 1, requests: 10,
+                               timeout_s: 10, traffic: traffic, rule: AnswerRule.new)
+      result = Engines.fetch("native").new.run(load, supervisor: supervisor, dir: tmpdir)
+      assert_includes result.command, "--body-file"
+      assert_equal 10, result.requests
+      assert_equal 0, result.error_count, result.errors.inspect
+      assert_operator result.sent_bytes, :>=, 10 * 300_000
+    end
   end
 end
