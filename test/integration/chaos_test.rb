@@ -14,31 +14,48 @@ module Rackbench
     # An app that does `fault` (Ruby code, with `env` at hand) once, at its
     # `after`th request of the run, in whichever process gets there first;
     # with hold_s, each later request of the process that did it waits
-    # hold_s first.
-    def faulty_app(fault, after: 200, hold_s: nil)
+    # hold_s first. A later request that arrives while the `after`th is still
+    # deciding (creating the marker) waits for the decision: it once went
+    # ahead, answered, in the gap (see the stopped-server test).
+    # decide_delay_s: a pause inside that gap, as a CPU hog makes it.
+    def faulty_app(fault, after: 200, hold_s: nil, decide_delay_s: nil)
       marker = File.join(tmpdir, "fault-done")
       path = File.join(tmpdir, "config.ru")
       File.write(path, <<~RUBY)
         count = 0
-        fired = false
+        fired = nil # nil until the #{after}th request has decided: true if this process did the fault
         lock = Mutex.new # puma's threads share the count: no increment may be lost
+        decided = ConditionVariable.new
         app = lambda do |env|
           n = lock.synchronize { count += 1 }
-          #{"sleep #{hold_s} if fired" if hold_s}
           if n == #{after}
-            begin
+            #{"sleep #{decide_delay_s}" if decide_delay_s}
+            did = begin
               File.open(#{marker.inspect}, File::CREAT | File::EXCL | File::WRONLY) { |f| f.write(Process.pid.to_s) }
-              fired = true
-              #{fault}
+              true
             rescue Errno::EEXIST
-              nil # another process did it
+              false # another process did it
             end
+            lock.synchronize { fired = did; decided.broadcast }
+            #{fault} if did
+          #{hold(after, hold_s)}
           end
           [200, { "content-type" => "text/plain" }, ["hello world"]]
         end
         run app
       RUBY
       path
+    end
+
+    # The branch of faulty_app for requests after the fault's (none without hold_s).
+    def hold(after, hold_s)
+      return "" unless hold_s
+
+      <<~RUBY
+        elsif n > #{after}
+          lock.synchronize { decided.wait(lock) while fired.nil? }
+          sleep #{hold_s} if fired
+      RUBY
     end
 
     def run_suite(extra)
@@ -77,8 +94,14 @@ module Rackbench
       # A SIGSTOP a process sends itself takes effect a little late: puma's
       # other thread answered 1 to 5 more requests in 36 of 40 tries (about
       # 20 once under a CPU hog: 216 in a window, with 4 before it). So a
-      # request after the stop waits 2 s first, past the 1 s window.
-      run, cells = run_suite("app" => faulty_app("Process.kill(:STOP, Process.pid)", hold_s: 2), "timeout_s" => 0.3,
+      # request after the stop waits 2 s first, past the 1 s window. That
+      # wait began only once the 200th request had created its marker; under
+      # a hog, requests 201 and on came while it was still at it, saw no
+      # fault yet and were answered (202 > 200 once in a CI run). They wait
+      # for the decision now; decide_delay_s holds the 200th there for 50 ms,
+      # where the old app answered every time (a few hundred more requests).
+      run, cells = run_suite("app" => faulty_app("Process.kill(:STOP, Process.pid)", hold_s: 2, decide_delay_s: 0.05),
+                             "timeout_s" => 0.3,
                              "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "webrick" }])
       stopped = cells[0]
       assert_equal "ok", stopped.status, stopped.reason
