@@ -6,7 +6,8 @@ module Rackbench
   # does on them over OpenSSH. Without hosts: none of this is loaded.
   #
   #   fleet = Hosts::Fleet.start(suite, supervisor: supervisor, dir: run_dir)  # nil without hosts:
-  #   fleet.connection("app1")   # Hosts::Connection (ControlMaster), spawn/capture/upload
+  #   fleet.connection("app1")   # Hosts::Connection (ControlMaster), spawn/capture/upload/push/pull
+  #   fleet.server_connection(config)  # Hosts::ServerHost: a server's host, its RunFolder (ship, fetch)
   #   fleet.window(window)       # the Window, its engine replaced by RemoteLoad when load_hosts is set
   #   fleet.close
   module Hosts
@@ -20,4 +21,7 @@ require_relative "hosts/engine_install"
 require_relative "hosts/remote_sampler"
 require_relative "hosts/host_cpu"
 require_relative "hosts/remote_load"
+require_relative "hosts/path_map"
+require_relative "hosts/run_folder"
+require_relative "hosts/server_host"
 require_relative "hosts/fleet"

@@ -5,9 +5,12 @@ require "json"
 require_relative "netns_lab"
 
 module Rackbench
-  # A suite across three machines built from network namespaces: puma on the
-  # app host, load from two load hosts, rackbench itself in a control
-  # namespace reaching them all over SSH. Skips, saying why, where namespaces
+  # A suite across three machines built from network namespaces: servers on
+  # the app host, load from two load hosts, rackbench itself in a control
+  # namespace reaching them all over SSH. Each host has its own mount
+  # namespace, in which the test's folder (the suite, the results, an app of
+  # its own) is an empty tmpfs and its run folder is a tmpfs of its own: what
+  # a server needs gets there over SSH. Skips, saying why, where namespaces
   # cannot be created.
   class AcrossHostsTest < Minitest::Test
     HOSTS = %w[app load1 load2].freeze
@@ -18,7 +21,7 @@ module Rackbench
         warn "AcrossHostsTest skipped: #{why}"
         skip why
       end
-      @lab = NetnsLab.new(HOSTS).start
+      @lab = NetnsLab.new(HOSTS, hide: [tmpdir]).start
     end
 
     def teardown
@@ -26,24 +29,55 @@ module Rackbench
       super
     end
 
-    def write_suite(duration_s:)
+    PUMA = [{ "server" => "puma", "threads" => 2 }].freeze
+    # Two unicorns behind nginx, all on the app host: generated configs for both.
+    UNICORNS_BEHIND_NGINX = [{ "server" => "unicorn", "workers" => 2, "instances" => 2,
+                               "proxy" => { "proxy" => "nginx" } }].freeze
+
+    def write_suite(duration_s:, servers: PUMA, **extra)
       path = File.join(tmpdir, "across.yml")
       File.write(path, {
         "name" => "across", "app" => "rack", "endpoints" => ["/hello"], "concurrency" => [4], "duration_s" => duration_s,
         "warmup_s" => 0, "engine" => "native", "repeats" => 1, "deployments" => 1, "pin" => false, "explain" => true,
-        "hosts" => HOSTS.to_h { |h| [h, { "ssh" => "root@#{@lab.address(h)}", "ssh_config" => @lab.ssh_config }] },
-        "server_host" => "app", "load_hosts" => %w[load1 load2], "servers" => [{ "server" => "puma", "threads" => 2 }]
-      }.to_yaml)
+        "hosts" => HOSTS.to_h do |h|
+          [h, { "ssh" => "root@#{@lab.address(h)}", "ssh_config" => @lab.ssh_config, "run_dir" => @lab.run_dir(h) }]
+        end,
+        "server_host" => "app", "load_hosts" => %w[load1 load2], "servers" => servers
+      }.merge(extra.transform_keys(&:to_s)).to_yaml)
       path
     end
 
-    def start_rackbench(duration_s:)
+    def start_rackbench(duration_s:, **suite)
+      cli(["run", write_suite(duration_s: duration_s, **suite)])
+    end
+
+    # rackbench's command line, run in the control namespace: [pid, results folder, log].
+    def cli(argv, log_name: "rackbench.log")
       results = File.join(tmpdir, "results")
-      log = File.join(tmpdir, "rackbench.log")
-      pid = @lab.spawn([RbConfig.ruby, "-I", File.join(ROOT, "lib"), File.join(ROOT, "exe", "rackbench"), "run",
-                        write_suite(duration_s: duration_s), "--results", results], log_path: log)
+      log = File.join(tmpdir, log_name)
+      pid = @lab.spawn([RbConfig.ruby, "-I", File.join(ROOT, "lib"), File.join(ROOT, "exe", "rackbench"), *argv,
+                        "--results", results], log_path: log)
       [pid, results, log]
     end
+
+    def run_to_end(argv, log_name: "rackbench.log")
+      pid, results, log = cli(argv, log_name: log_name)
+      _, status = Process.wait2(pid)
+      assert status.success?, "rackbench #{argv.first} failed:\n#{File.read(log)}"
+      [results, File.read(log)]
+    end
+
+    # An app of the test's own, in the test's folder (which no host sees):
+    # it answers with the folder it was loaded from.
+    def own_app
+      dir = File.join(tmpdir, "own-app").tap { |d| FileUtils.mkdir_p(d) }
+      File.write(File.join(dir, "config.ru"), <<~RUBY)
+        run ->(_env) { [200, { "content-type" => "text/plain" }, ["served from \#{__dir__}"]] }
+      RUBY
+      File.join(dir, "config.ru")
+    end
+
+    def host_sees?(name, path) = @lab.host_shell(name, "test -e #{Shellwords.escape(path)}").last.success?
 
     def engine_output(cell_dir_glob, host)
       file = Dir[File.join(cell_dir_glob, "**", "native-*-#{host}.out")].first
@@ -52,9 +86,8 @@ module Rackbench
     end
 
     def test_load_from_two_hosts_merges_exactly_and_the_server_is_sampled_on_its_host
-      pid, results, log = start_rackbench(duration_s: 1)
-      _, status = Process.wait2(pid)
-      assert status.success?, "rackbench run failed:\n#{File.read(log)}"
+      results, = run_to_end(["run", write_suite(duration_s: 1)])
+      refute host_sees?("app", results), "the app host has a file system of its own"
 
       store = Store.new(results)
       run = store.run
@@ -81,6 +114,43 @@ module Rackbench
       parts.each_with_index { |p, i| assert_match(/ load#{i + 1} +#{p["requests"]} /, shares) }
       store.close
       assert_nothing_left_in_namespaces
+      assert_run_folder_removed
+    end
+
+    # nginx and two unicorns on the app host, from the configs rackbench
+    # generated here and shipped there, serving an app that exists only here
+    # (app_sync: true copies it), inside the probe (explain: true, its code
+    # shipped too); the records, the servers' logs and each worker's memory
+    # come back, so explain's capacity line is there.
+    def test_a_proxy_and_servers_with_generated_configs_run_on_a_host_that_shares_no_files
+      app = own_app
+      results, = run_to_end(["run", write_suite(duration_s: 1, servers: UNICORNS_BEHIND_NGINX, app: app, app_sync: true)])
+      refute host_sees?("app", app), "the app host does not see the test's folder"
+
+      store = Store.new(results)
+      run = store.run
+      measurement = store.measurements(run["id"]).first
+      assert measurement.ok?, measurement.reason
+      repeat = measurement.repeats.first
+      assert_operator repeat.result.requests, :>, 0
+      assert_operator repeat.resources["explain"]["n"], :>, 0, "the probe's records came back from the app host"
+      deployment_dir = File.dirname(Dir[File.join(run["dir"], "**", "nginx.conf")].first)
+      assert_includes File.read(File.join(deployment_dir, "nginx.conf")), "#{@lab.run_dir("app")}/",
+                      "nginx.conf as it ran on the host: its paths in the host's run folder"
+      assert File.exist?(File.join(deployment_dir, "nginx-error.log")), "nginx's own log came back"
+      assert_equal 5, repeat.resources["memory"]["workers"].size,
+                   "two workers of each unicorn and nginx's one, read on the app host (as WorkerMemory reads a local tree)"
+      assert(repeat.resources["memory"]["workers"].all? { |w| w["uss_bytes"].positive? })
+      store.close
+      _, out, = run_cli("explain", run["id"].to_s, "--results", results)
+      assert_match(/MB shared \+ [\d.]+ MB per worker/, out, "capacity from the workers' memory on the app host")
+      assert_nothing_left_in_namespaces
+      assert_run_folder_removed
+    end
+
+    def assert_run_folder_removed
+      out, = @lab.host_shell("app", "ls -A #{Shellwords.escape(@lab.run_dir("app"))}")
+      assert_equal "", out.strip, "the run's folder on the app host is removed at its end"
     end
 
     # explain: true: the probe on the app host got a clock correction per load
@@ -100,17 +170,31 @@ module Rackbench
       assert_killing_rackbench_leaves_nothing("TERM")
     end
 
-    def test_sigkill_of_rackbench_leaves_nothing_on_any_host
-      assert_killing_rackbench_leaves_nothing("KILL")
+    # kill -9 of rackbench mid-run: nothing runs on any host afterwards; its
+    # run folder on the app host is left, and the resumed run (rackbench run
+    # --resume) removes it, measures what was missing and removes its own.
+    def test_sigkill_of_rackbench_leaves_nothing_on_any_host_and_the_resumed_run_cleans_up
+      assert_killing_rackbench_leaves_nothing("KILL", duration_s: 4, servers: UNICORNS_BEHIND_NGINX)
+      out, = @lab.host_shell("app", "ls -A #{Shellwords.escape(@lab.run_dir("app"))}")
+      assert_equal 1, out.split.size, "the killed run's folder is left on the app host: #{out}"
+
+      results, = run_to_end(["run", "--resume"], log_name: "resumed.log")
+      store = Store.new(results)
+      assert_equal "finished", store.run["status"]
+      assert(store.measurements(store.run["id"]).all?(&:ok?))
+      store.close
+      assert_nothing_left_in_namespaces
+      assert_run_folder_removed
     end
 
-    def assert_killing_rackbench_leaves_nothing(signal)
-      pid, _, log = start_rackbench(duration_s: 30)
+    def assert_killing_rackbench_leaves_nothing(signal, duration_s: 30, servers: PUMA)
+      pid, _, log = start_rackbench(duration_s: duration_s, servers: servers)
       wait_until(timeout_s: 60, message: "load running on both load hosts") do
         flunk "rackbench ended early:\n#{File.read(log)}" if Process.wait(pid, Process::WNOHANG)
         %w[load1 load2].all? { |h| @lab.pids(h).any? { |p| executable_of(p) == "rackbench-load" } }
       end
-      assert(@lab.pids("app").any? { |p| command_of(p).start_with?("puma ") }, "puma runs on the app host")
+      server = servers.first["server"]
+      assert(@lab.pids("app").any? { |p| command_of(p).include?(server) }, "#{server} runs on the app host")
       Process.kill(signal, pid)
       Process.wait(pid)
       assert_nothing_left_in_namespaces

@@ -16,7 +16,7 @@ module Rackbench
       @lab = NetnsLab.new(%w[load1]).start
       @supervisor = Supervisor.new
       host = Hosts::Host.from_config("load1", { "ssh" => "root@#{@lab.address("load1")}", "ssh_config" => @lab.ssh_config })
-      @conn = in_control_namespace { Hosts::Connection.new(host, supervisor: @supervisor, dir: tmpdir).open }
+      @conn = @lab.in_control_namespace { Hosts::Connection.new(host, supervisor: @supervisor, dir: tmpdir).open }
     end
 
     def teardown
@@ -26,24 +26,8 @@ module Rackbench
       super
     end
 
-    # ssh must run in the control namespace: this process enters it for the
-    # block (setns on this thread), as rackbench would run on its own machine.
-    def in_control_namespace(&block)
-      Thread.new do
-        File.open("/run/netns/#{@lab.ns("ctl")}") { |ns| setns(ns.fileno) }
-        block.call
-      end.value
-    end
-
-    def setns(descriptor)
-      require "fiddle"
-      libc = Fiddle.dlopen(nil)
-      call = Fiddle::Function.new(libc["setns"], [Fiddle::TYPE_INT, Fiddle::TYPE_INT], Fiddle::TYPE_INT)
-      raise "setns failed" unless call.call(descriptor, 0x40000000).zero? # CLONE_NEWNET
-    end
-
     def install(**options)
-      in_control_namespace { Hosts::EngineInstall.new(@conn, cache_dir: File.join(@lab.dir, "cache"), **options).call }
+      @lab.in_control_namespace { Hosts::EngineInstall.new(@conn, cache_dir: File.join(@lab.dir, "cache"), **options).call }
     end
 
     def test_a_host_of_the_same_architecture_gets_a_copy_and_a_second_run_finds_it

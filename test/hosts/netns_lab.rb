@@ -2,6 +2,7 @@
 
 require "fileutils"
 require "open3"
+require "shellwords"
 require "tmpdir"
 
 module Rackbench
@@ -10,8 +11,14 @@ module Rackbench
   # one namespace per host, each joined to the bridge by a veth pair, with an
   # address on 10.213.7.0/24 that exists only inside these namespaces, and
   # an sshd of its own (generated host key, a generated client key allowed).
+  # Each host has a private mount namespace, as a machine of its own has its
+  # own disk: the folders the lab is told to hide (the test's own, where the
+  # suite and the results are) are an empty tmpfs there, and its run folder
+  # (run_dir) is a tmpfs only that host sees. What rackbench needs on a host
+  # then gets there over SSH, or not at all.
   #
-  #   lab = NetnsLab.new(%w[app load1 load2]).start   # or NetnsLab.unavailable_reason
+  #   lab = NetnsLab.new(%w[app load1 load2], hide: [tmpdir]).start   # or NetnsLab.unavailable_reason
+  #   lab.run_dir("app")   # the host's run folder (a suite's hosts: entry run_dir:)
   #   lab.address("app")  lab.ssh_config  lab.exec("ctl", argv)  lab.pids("load1")
   #   lab.stop                                         # every namespace and process, on every path
   class NetnsLab
@@ -51,8 +58,9 @@ module Rackbench
 
     attr_reader :dir, :hosts
 
-    def initialize(hosts)
+    def initialize(hosts, hide: [])
       @hosts = hosts
+      @hide = hide.map { |d| File.expand_path(d) }
       @id = Process.pid % 100_000
       @dir = Dir.mktmpdir("rbnet")
       @sshd = {}
@@ -62,6 +70,13 @@ module Rackbench
     def ns(name) = "rbh#{Process.pid}-#{name}"
     def address(name) = "#{SUBNET}.#{hosts.index(name) + 2}"
     def ssh_config = File.join(dir, "ssh_config")
+    def run_dir(name) = File.join(dir, "run-#{name}")
+
+    # Runs a shell command line as root in a host's namespaces (network and
+    # mount: what the host's sshd sees): [output, status].
+    def host_shell(name, command_line)
+      Open3.capture2e("nsenter", "--target", @sshd.fetch(name).to_s, "--net", "--mount", "sh", "-c", command_line)
+    end
 
     def start
       self.class.remove_stale
@@ -77,6 +92,16 @@ module Rackbench
     rescue StandardError
       stop
       raise
+    end
+
+    # Runs the block in a thread that entered the control namespace (setns),
+    # as rackbench would run on its own machine: an ssh master opened there
+    # reaches the hosts, and later commands ride on it from any thread.
+    def in_control_namespace(&block)
+      Thread.new do
+        File.open("/run/netns/#{ns("ctl")}") { |f| setns(f.fileno) }
+        block.call
+      end.value
     end
 
     # Pids of every process in a host's namespace but its sshd listener.
@@ -103,6 +128,13 @@ module Rackbench
     end
 
     private
+
+    def setns(descriptor)
+      require "fiddle"
+      libc = Fiddle.dlopen(nil)
+      call = Fiddle::Function.new(libc["setns"], [Fiddle::TYPE_INT, Fiddle::TYPE_INT], Fiddle::TYPE_INT)
+      raise "setns failed" unless call.call(descriptor, 0x40000000).zero? # CLONE_NEWNET
+    end
 
     def run!(*argv)
       out, st = Open3.capture2e(*argv)
@@ -164,7 +196,8 @@ module Rackbench
         MaxStartups 100
         Subsystem sftp internal-sftp
       CONF
-      @sshd[name] = Process.spawn("ip", "netns", "exec", ns(name), "sh", "-c", "#{fresh_shell} exec #{SSHD} -D -e -f #{conf}",
+      @sshd[name] = Process.spawn("ip", "netns", "exec", ns(name), "sh", "-c",
+                                  "#{fresh_shell} #{private_folders(name)} exec #{SSHD} -D -e -f #{conf}",
                                   out: File.join(dir, "sshd_#{name}.log"), err: %i[child out], pgroup: true)
       wait_listening(name)
     end
@@ -180,6 +213,14 @@ module Rackbench
       empty = File.join(dir, "empty_bashrc")
       File.write(empty, "")
       "mount --bind #{empty} #{bashrc} &&"
+    end
+
+    # ip netns exec gives the host's sshd a mount namespace of its own
+    # (mounts made there stay there): an empty tmpfs over each hidden folder,
+    # and one for its run folder.
+    def private_folders(name)
+      FileUtils.mkdir_p(run_dir(name))
+      (@hide + [run_dir(name)]).map { |d| "mount -t tmpfs -o mode=0755 tmpfs #{Shellwords.escape(d)} &&" }.join(" ")
     end
 
     def wait_listening(name)

@@ -44,5 +44,18 @@ module Rackbench
       message = error_of("hosts" => HOSTS, "servers" => [{ "server" => "puma", "host" => "app", "bind" => "unix" }])
       assert_match "servers.0.bind a server on host app listens on TCP", message
     end
+
+    def test_a_proxy_runs_on_its_servers_host_and_listens_on_tcp_there
+      behind = { "server" => "puma", "instances" => 2, "proxy" => { "proxy" => "nginx" } }
+      assert_equal "app", suite("hosts" => HOSTS, "server_host" => "app", "servers" => [behind])["server_host"]
+      message = error_of("hosts" => HOSTS, "server_host" => "app",
+                         "servers" => [behind.merge("proxy" => { "proxy" => "nginx", "bind" => "unix" })])
+      assert_match "servers.0.proxy.bind a proxy on host app listens on TCP", message
+    end
+
+    def test_app_sync_is_a_yes_or_no
+      assert suite("hosts" => HOSTS, "server_host" => "app", "app_sync" => true)["app_sync"]
+      assert_match "app_sync", error_of("hosts" => HOSTS, "server_host" => "app", "app_sync" => "yes")
+    end
   end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "fileutils"
+require "shellwords"
 require "tmpdir"
 require_relative "wrapper"
 
@@ -75,6 +76,42 @@ module Rackbench
                                log_tail: output)
       end
 
+      # Copies local files and folders into remote_dir on the host (made if
+      # missing): by rsync when both ends have it (only what changed), else scp.
+      def push(local_paths, remote_dir, timeout_s: COMMAND_TIMEOUT_S * 4)
+        return if local_paths.empty?
+
+        capture("mkdir -p #{Shellwords.escape(remote_dir)}")
+        argv = if rsync? then [*rsync_argv, *local_paths, "#{host.ssh}:#{remote_dir}/"]
+               else ["scp", "-q", "-r", "-p", *base_args(port_flag: "-P"), *local_paths, "#{host.ssh}:#{remote_dir}/"]
+               end
+        transfer(argv, "copying #{local_paths.map { |p| File.basename(p) }.join(", ")} to #{remote_dir}", timeout_s)
+      end
+
+      # Copies what remote_dir holds on the host into local_dir (made if
+      # missing), over what is there; nothing when remote_dir does not exist.
+      def pull(remote_dir, local_dir, timeout_s: COMMAND_TIMEOUT_S * 4)
+        FileUtils.mkdir_p(local_dir)
+        if rsync?
+          return unless capture("test -d #{Shellwords.escape(remote_dir)} && echo y || true").strip == "y"
+
+          return transfer([*rsync_argv, "#{host.ssh}:#{remote_dir}/", "#{local_dir}/"], "fetching #{remote_dir}", timeout_s)
+        end
+        entries = capture("ls -A #{Shellwords.escape(remote_dir)} 2>/dev/null || true").lines.map(&:chomp).reject(&:empty?)
+        return if entries.empty?
+
+        argv = ["scp", "-q", "-r", "-p", *base_args(port_flag: "-P"), *entries.map { |e| "#{host.ssh}:#{remote_dir}/#{e}" },
+                "#{local_dir}/"]
+        transfer(argv, "fetching #{remote_dir}", timeout_s)
+      end
+
+      # Whether files go by rsync: on this machine and the host (asked once).
+      def rsync?
+        return @rsync unless @rsync.nil?
+
+        @rsync = Executable.available?("rsync") && capture("command -v rsync || true").strip != ""
+      end
+
       # Starts argv on the host under the Wrapper: a Supervisor child whose
       # remote process group ends when it is stopped or rackbench ends.
       def spawn(argv, name:, log_path:, env: {}, chdir: "/", start_at_ns: nil)
@@ -89,6 +126,22 @@ module Rackbench
       end
 
       def control_path = File.join(@tmp, "c")
+
+      # rsync's ssh: the master's, with this host's options.
+      def rsync_argv
+        ssh = Shellwords.join(["ssh", *base_args, "-o", "ControlMaster=no"])
+        ["rsync", "-a", "-e", ssh]
+      end
+
+      def transfer(argv, what, timeout_s)
+        log_path = File.join(@tmp, "transfer-#{@mutex.synchronize { @captures += 1 }}.log")
+        output, status, = @supervisor.capture(argv, name: "#{argv.first} #{host.name}", log_path: log_path,
+                                                    timeout_s: timeout_s)
+        File.delete(log_path)
+        return if status.success?
+
+        raise ServiceError.new("host #{host.name}: #{what} failed (#{status.inspect})", log_tail: output.lines.last(10).join)
+      end
 
       def wait_for_master
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + CONNECT_TIMEOUT_S + 5

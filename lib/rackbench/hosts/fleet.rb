@@ -6,7 +6,8 @@ module Rackbench
   module Hosts
     # The hosts one run uses: a Connection to each host a role names (opened
     # at the start of the run, closed at its end), the engine installed on
-    # each load host, and the addresses load may go to. Created by the Runner.
+    # each load host, a RunFolder on each server host (what a server there is
+    # given is shipped into it), and the addresses load may go to. Created by the Runner.
     class Fleet
       def self.start(suite, supervisor:, dir:)
         return nil unless suite["hosts"]
@@ -22,7 +23,10 @@ module Rackbench
         base_dir = File.dirname(File.expand_path(suite.path.to_s))
         @hosts = suite["hosts"].to_h { |name, config| [name, Host.from_config(name, config, base_dir: base_dir)] }
         @load_names = suite["load_hosts"] || []
-        @server_names = suite.server_configs.filter_map { |c| c["host"] || suite["server_host"] }.uniq
+        @server_configs = suite.server_configs.select { |c| c["host"] || suite["server_host"] }
+        @server_names = @server_configs.map { |c| c["host"] || suite["server_host"] }.uniq
+        @suite = suite
+        @folders = {}
         @default_server_host = suite["server_host"]
         @supervisor = supervisor
         @dir = dir
@@ -41,6 +45,7 @@ module Rackbench
         end
         installs.each { |name, thread| @engines[name], @clocks[name] = thread.value }
         (names - @load_names).each { |name| @clocks[name] = Clock.offset(connection(name)) }
+        @server_names.each { |name| @folders[name] = open_folder(name) }
         self
       rescue StandardError
         close
@@ -48,6 +53,12 @@ module Rackbench
       end
 
       def close
+        @folders.each_value do |folder|
+          folder.close
+        rescue ServiceError
+          nil # a host that dropped keeps its folder: the next run from this machine removes it
+        end
+        @folders.clear
         @connections.each_value(&:close)
         @connections.clear
       end
@@ -56,11 +67,15 @@ module Rackbench
         @connections[name] ||= Connection.new(@hosts.fetch(name), supervisor: @supervisor, dir: @dir).open
       end
 
-      # The Connection of the host a server config runs on, or nil (this machine).
+      # The ServerHost a server config runs on, or nil (this machine).
       def server_connection(server_config)
         name = server_config["host"] || @default_server_host
-        name && connection(name)
+        name && ServerHost.new(connection(name), @folders.fetch(name))
       end
+
+      # The run folders of earlier runs from this machine whose rackbench is
+      # gone, removed when this one connected: {host => [folder, ...]}.
+      def removed_stale = @folders.transform_values(&:removed_stale).reject { |_, dirs| dirs.empty? }
 
       def load_connections = @load_names.map { |name| connection(name) }
 
@@ -97,6 +112,12 @@ module Rackbench
       def to_h = @hosts.to_h { |name, h| [name, { "ssh" => h.ssh, "address" => h.address, "engine" => @engines[name] }.compact] }
 
       private
+
+      def open_folder(name)
+        apps = @server_configs.select { |c| (c["host"] || @default_server_host) == name }.map { |c| @suite.app_path(*c["app"]) }
+        RunFolder.new(connection(name), local_dir: @dir, apps: apps.uniq, app_sync: @suite["app_sync"] == true,
+                                        explain: @suite["explain"] == true).open
+      end
 
       def loopback?(host)
         addr = IPAddr.new(host.to_s.delete_prefix("[").delete_suffix("]"))

@@ -12,15 +12,17 @@ module Rackbench
     # works); address: where load reaches a server on this host (default: the
     # destination's host part); engine: a rackbench-load already on the host
     # (default: rackbench installs its own, see EngineInstall); ssh_options:
-    # more -o options. Host keys are checked as the user's ssh config says.
-    Host = Struct.new(:name, :ssh, :user, :port, :identity, :ssh_config, :address, :engine, :ssh_options,
+    # more -o options; run_dir: the folder where a server host keeps the
+    # run folders rackbench makes there (RunFolder; default
+    # ~/.cache/rackbench/runs). Host keys are checked as the user's ssh config says.
+    Host = Struct.new(:name, :ssh, :user, :port, :identity, :ssh_config, :address, :engine, :ssh_options, :run_dir,
                       keyword_init: true) do
       def self.from_config(name, config, base_dir: Dir.pwd)
         path = ->(p) { p && File.expand_path(p, base_dir) }
         new(name: name, ssh: config.fetch("ssh"), user: config["user"], port: config["port"],
             identity: path.call(config["identity"]), ssh_config: path.call(config["ssh_config"]),
             address: config["address"] || config.fetch("ssh").split("@").last, engine: config["engine"],
-            ssh_options: config["ssh_options"] || [])
+            ssh_options: config["ssh_options"] || [], run_dir: config["run_dir"])
       end
 
       # The options every ssh and scp to this host takes (scp spells the port -P).
@@ -33,6 +35,6 @@ module Rackbench
         args + ssh_options.flat_map { |o| ["-o", o] }
       end
     end
-    Host::KEYS = %w[ssh user port identity ssh_config address engine ssh_options].freeze
+    Host::KEYS = %w[ssh user port identity ssh_config address engine ssh_options run_dir].freeze
   end
 end

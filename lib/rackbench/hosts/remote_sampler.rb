@@ -18,6 +18,20 @@ module Rackbench
         @pss = {}
       end
 
+      # WorkerMemory's snapshot of the tree under root_pids on the host
+      # (workers: the processes below the roots, or the roots alone), or nil.
+      def self.worker_memory(connection, root_pids)
+        _, pss = Procfs.parse_snapshot(connection.capture("ROOTS=#{Shellwords.escape(root_pids.join(" "))}; " \
+                                                          "#{Procfs::SNAPSHOT_SH}"))
+        reads = pss.keys.map { |p| "echo 'MEM #{p}'; cat /proc/#{p}/smaps_rollup 2>/dev/null; " }
+        text = connection.capture("#{reads.join}true")
+        memory = text.split(/^MEM (?=\d+$)/).filter_map do |block|
+          pid, rollup = block.split("\n", 2)
+          rollup.to_s.include?("Pss:") ? Procfs.parse_memory_bytes(rollup).merge("pid" => pid.to_i) : nil
+        end
+        WorkerMemory.from(memory, root_pids)
+      end
+
       # A sample that could not be read (a command that failed or timed out)
       # is skipped, not fatal: the window keeps the samples it has.
       def take

@@ -22,10 +22,13 @@ module Rackbench
 
       def now_us = Process.clock_gettime(Process::CLOCK_REALTIME, :microsecond)
 
-      # The window, once every server process has flushed its slots (Recorder::FLUSH_S after they close).
+      # The window, once every server process has flushed its slots
+      # (Recorder::FLUSH_S after they close); the block, if given, runs just
+      # before the read (a server on another host: its records are fetched).
       def read_settled(dir, from_us:, to_us:)
         wait_s = ((to_us - now_us) / 1e6) + SETTLE_S
         sleep(wait_s) if wait_s.positive?
+        yield if block_given?
         read(dir, from_us: from_us, to_us: to_us)
       end
 

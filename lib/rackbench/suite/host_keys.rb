@@ -63,7 +63,9 @@ module Rackbench
             raise error(["servers", i, "bind"],
                         "a server on host #{name} listens on TCP (bind: unix is local)")
           end
-          raise error(["servers", i, "proxy"], "a proxy on another host is not supported yet") if entry["proxy"]
+          if entry.dig("proxy", "bind").to_s == "unix"
+            raise error(["servers", i, "proxy", "bind"], "a proxy on host #{name} listens on TCP (bind: unix is local)")
+          end
           raise error(where, "services run on this machine: a server on host #{name} could not reach them") if @data["services"]
         end
       end

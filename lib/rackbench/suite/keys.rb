@@ -66,6 +66,8 @@ module Rackbench
       key("hosts", :mapping, doc: "ssh destinations by name"),
       key("server_host", :string, doc: "the host the servers run on"),
       key("load_hosts", :list, doc: "the hosts the load comes from"),
+      key("app_sync", :boolean, default: false,
+                                doc: "copy the app's folder to each server host's run folder (else: the same path there)"),
       # How many server starts and windows (RepeatPolicy, StartSample):
       # "auto" runs `deployments` starts of `windows` windows, then as many
       # more starts (at most max_deployments, and max_cell_s seconds of load a

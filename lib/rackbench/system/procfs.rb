@@ -85,6 +85,11 @@ module Rackbench
     # Private_Clean + Private_Dirty: what ending it would free), or nil if unreadable.
     def process_memory_bytes(pid, proc_dir = DIR)
       text = read("#{proc_dir}/#{pid}/smaps_rollup") or return nil
+      parse_memory_bytes(text)
+    end
+
+    # An smaps_rollup's RSS, PSS and USS (private clean + dirty) in bytes.
+    def parse_memory_bytes(text)
       kb = ->(field) { text[/^#{field}:\s+(\d+) kB/, 1].to_i * 1024 }
       { "rss_bytes" => kb.call("Rss"), "pss_bytes" => kb.call("Pss"),
         "uss_bytes" => kb.call("Private_Clean") + kb.call("Private_Dirty") }

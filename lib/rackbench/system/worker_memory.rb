@@ -23,9 +23,14 @@ module Rackbench
         bytes = Procfs.process_memory_bytes(pid, @proc_dir)
         bytes&.merge("pid" => pid)
       end
+      self.class.from(memory, @root_pids)
+    end
+
+    # The snapshot of each process's memory (a hash with "pid"), the roots' and their descendants'.
+    def self.from(memory, root_pids)
       return nil if memory.empty?
 
-      workers = memory.reject { |m| @root_pids.include?(m["pid"]) }
+      workers = memory.reject { |m| root_pids.include?(m["pid"]) }
       { "pss_bytes" => memory.sum { |m| m["pss_bytes"] }, "workers" => (workers.empty? ? memory : workers) }
     end
   end

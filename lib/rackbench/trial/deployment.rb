@@ -17,9 +17,13 @@ module Rackbench
   #   argv = proxy.command(bind:, backends: [Bind], dir:)   # writes its config into dir
   #   proxy.label, proxy.stop_signal, klass.version, klass.unavailable_reason
   class Deployment
-    attr_reader :server, :proxy, :children, :bind, :backends
+    # ready_answers: the requests readiness sent that the deployment answered.
+    attr_reader :server, :proxy, :children, :bind, :backends, :ready_answers
 
-    # host: the Hosts::Connection of the host it runs on, or nil for this machine.
+    # host: the Hosts::ServerHost it runs on, or nil for this machine: the
+    # files written into dir are shipped there before each process starts, and
+    # what the processes write there is fetched back after the start, after
+    # each window (#collect) and after the stop.
     # rackup: a config.ru served in the app's place (Probe::Wrapper): it
     # replaces the app's path in the server's argv; everything else (folder,
     # bundle, the server's own config) stays the app's.
@@ -38,6 +42,7 @@ module Rackbench
       @ready_path = ready_path
       @bundle = AppBundle.for(app, gemfile: server.entry_env["BUNDLE_GEMFILE"])
       @children = []
+      @ready_answers = 0
       proxy_config = server.config["proxy"]
       @proxy = proxy_config && Proxies.fetch(proxy_config["proxy"]).new(proxy_config)
     end
@@ -74,11 +79,13 @@ module Rackbench
       @boot_sampler = Sampler.new(root_pids: children.map(&:pid)).start if local?
       started.each do |child, bind|
         Readiness.wait(ready_target(bind), child: child, timeout_s: @ready_timeout_s, app_dir: app_dir, log_root: @log_root)
+        @ready_answers += 1
       end
       @boot_sampler&.take # ready: the workers have forked (at the sampler's own 0.5 s pace, as a window's, otherwise)
       check_allocator if local?
       @backends = started.map(&:last)
       @bind = proxy ? start_proxy(@backends) : @backends.first
+      collect
       self
     rescue ServiceError
       stop
@@ -109,11 +116,14 @@ module Rackbench
       sampler&.stop
     end
 
-    def sampler
-      return Sampler.new(root_pids: pids) unless @host
+    def sampler = @host ? @host.sampler(remote_pids) : Sampler.new(root_pids: pids)
 
-      Hosts::RemoteSampler.new(@host, root_pids: children.filter_map { |c| Hosts::Wrapper.remote_pid(File.read(c.log_path)) })
-    end
+    # The memory of each worker now (WorkerMemory), on this machine or the server's host.
+    def worker_memory = @host ? @host.worker_memory(remote_pids) : WorkerMemory.new(root_pids: pids).snapshot
+
+    # What the processes on the server's host wrote in the deployment's
+    # folder there (probe records, their own logs), copied into dir.
+    def collect = @host&.fetch(@dir)
 
     def target(path) = bind.target(path)
 
@@ -128,18 +138,30 @@ module Rackbench
     # needs `passenger stop`: its watchdog leaves the process group).
     def stop
       boot_samples
+      stopped = children.any?
       children.reverse_each do |c|
         c.name.start_with?("proxy") ? @supervisor.stop(c, signal: proxy.stop_signal) : server.stop(@supervisor, c)
       end
       children.clear
+      collect_quietly if stopped
     end
 
     private
 
+    # The last logs of a deployment on a host; a host that cannot be reached keeps them.
+    def collect_quietly
+      collect
+    rescue ServiceError
+      nil
+    end
+
+    # The group ids of the processes on the server's host (Hosts::Wrapper prints each).
+    def remote_pids = children.filter_map { |c| Hosts::Wrapper.remote_pid(File.read(c.log_path)) }
+
     def start_instance(index)
       dir = instances > 1 ? File.join(@dir, "instance-#{index + 1}").tap { |d| FileUtils.mkdir_p(d) } : @dir
       bind = server.bind(dir)
-      bind = Servers::Base::Bind.new(port: bind.port, host: @host.host.address) if @host
+      bind = Servers::Base::Bind.new(port: bind.port, host: @host.address) if @host
       argv = server.command(app: @app, bind: bind, dir: dir)
       argv = argv.map { |a| a == @app ? @rackup : a } if @rackup
       env = server.env.merge(@env).merge(server.entry_env)
@@ -159,9 +181,11 @@ module Rackbench
 
     def start_proxy(backends)
       bind = proxy.bind(@dir)
+      bind = Servers::Base::Bind.new(port: bind.port, host: @host.address) if @host
       argv = proxy.command(bind: bind, backends: backends, dir: @dir)
       child = spawn(argv, "proxy #{proxy.label}", File.join(@dir, "proxy.log"), {}, @dir)
       Readiness.wait(bind.target, child: child, timeout_s: @ready_timeout_s, log_root: @log_root)
+      @ready_answers += 1
       bind
     end
 
@@ -177,6 +201,7 @@ module Rackbench
 
     def spawn(argv, name, log_path, env, chdir)
       child = if @host
+                @host.ship(@dir)
                 @host.spawn(argv, name: name, log_path: log_path, env: env, chdir: chdir)
               else
                 @supervisor.spawn(argv, name: name, log_path: log_path, env: env, chdir: chdir, cpus: @cpus)

@@ -21,12 +21,14 @@ module Rackbench
 
     NEIGHBOUR_WAIT_S = 5
 
-    attr_reader :path, :baseline_s, :neighbours_busy
+    # probes: the requests it has sent the server so far.
+    attr_reader :path, :baseline_s, :neighbours_busy, :probes
 
     def initialize(deployment, path:, timeout_s:)
       @deployment = deployment
       @path = path
       @timeout_s = timeout_s
+      @probes = 0
     end
 
     def calibrate
@@ -44,7 +46,7 @@ module Rackbench
       @neighbours_busy = wait_for_neighbours(neighbours)
       deadline = now + @timeout_s
       loop do
-        busy = cpu_share(@deployment.pids)
+        busy = cpu_share(@deployment.sampler) # a server on another host: read on its host
         latency_s = probe_s(deadline - now)
         return now - started if busy < IDLE_CPU_SHARE && latency_s <= prompt_s
         raise never_drained(busy, latency_s) if now > deadline
@@ -64,7 +66,7 @@ module Rackbench
       deadline = now + NEIGHBOUR_WAIT_S
       idle_windows = 0
       loop do
-        share = cpu_share(pids)
+        share = cpu_share(Sampler.new(root_pids: pids))
         idle_windows = share < IDLE_CPU_SHARE ? idle_windows + 1 : 0
         return nil if idle_windows >= 2 # two windows in a row: not a pause between bursts
         return share.round(3) if now > deadline
@@ -74,13 +76,13 @@ module Rackbench
     private
 
     def probe_s(timeout_s)
+      @probes += 1
       started = now
       Readiness.get(@deployment.target(path), timeout_s: [timeout_s, 0.5].max)
       now - started
     end
 
-    def cpu_share(pids)
-      sampler = Sampler.new(root_pids: pids)
+    def cpu_share(sampler)
       first = sampler.take
       sleep CPU_WINDOW_S
       last = sampler.take

@@ -94,19 +94,23 @@ module Rackbench
       samples = run.samples
       resources = Sampler.summarize(samples.select { |s| s.t_s >= run.measured_from_s })
       resources["dependencies"] = run.used unless run.used.empty?
-      resources["explain"] = probe_window(probe_dir, run.started_us, run.measured_from_s, run.result) if probe_dir
-      resources["memory"] = WorkerMemory.new(root_pids: deployment.pids).snapshot if deployment.local?
+      resources["explain"] = probe_window(deployment, probe_dir, run) if probe_dir
+      resources["memory"] = deployment.worker_memory
       resources["memory_series"] = Sampler.memory_series(samples, boot: boot)
       Measurement::Repeat.new(result: run.result, noise: run.noise, drain_s: run.drain_s&.round(3), resources: resources,
                               started_at: Time.now.utc.iso8601(3))
     end
 
     # The probe's records from the engine's counted start to its end (load
-    # from other hosts starts at the instant they agreed on, in this machine's clock).
-    def probe_window(probe_dir, started_us, measured_from_s, result)
-      started_us = result.hosts&.first&.fetch("started_at_us", nil) || started_us
-      from_us = started_us + (measured_from_s * 1e6).to_i
-      Probe::Window.read_settled(probe_dir, from_us: from_us, to_us: from_us + (result.duration_s.to_f * 1e6).to_i)
+    # from other hosts starts at the instant they agreed on, in this machine's
+    # clock), once settled and, for a server on another host, fetched here.
+    def probe_window(deployment, probe_dir, run)
+      result = run.result
+      started_us = result.hosts&.first&.fetch("started_at_us", nil) || run.started_us
+      from_us = started_us + (run.measured_from_s * 1e6).to_i
+      Probe::Window.read_settled(probe_dir, from_us: from_us, to_us: from_us + (result.duration_s.to_f * 1e6).to_i) do
+        deployment.collect
+      end
     end
 
     def measured_cpus

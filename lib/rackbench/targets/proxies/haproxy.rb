@@ -50,8 +50,8 @@ module Rackbench
 
       private
 
-      def listen(bind) = bind.unix? ? bind.socket_path : "127.0.0.1:#{bind.port}"
-      def address(bind) = bind.unix? ? bind.socket_path : "127.0.0.1:#{bind.port}"
+      def listen(bind) = bind.unix? ? bind.socket_path : "#{bind.address}:#{bind.port}"
+      def address(bind) = bind.unix? ? bind.socket_path : "#{bind.address}:#{bind.port}"
     end
 
     register("haproxy", Haproxy)

@@ -45,11 +45,11 @@ module Rackbench
       def listen(bind)
         return "server.bind = #{bind.socket_path.inspect}" if bind.unix?
 
-        "server.bind = \"127.0.0.1\"\nserver.port = #{bind.port}"
+        "server.bind = \"#{bind.address}\"\nserver.port = #{bind.port}"
       end
 
       def backend(bind)
-        bind.unix? ? "\"socket\" => #{bind.socket_path.inspect}" : "\"host\" => \"127.0.0.1\", \"port\" => #{bind.port}"
+        bind.unix? ? "\"socket\" => #{bind.socket_path.inspect}" : "\"host\" => \"#{bind.address}\", \"port\" => #{bind.port}"
       end
     end
 

@@ -97,8 +97,8 @@ module Rackbench
         end.join("\n")
       end
 
-      def listen(bind) = bind.unix? ? "unix:#{bind.socket_path}" : "127.0.0.1:#{bind.port}"
-      def server_address(bind) = bind.unix? ? "unix:#{bind.socket_path}" : "127.0.0.1:#{bind.port}"
+      def listen(bind) = bind.unix? ? "unix:#{bind.socket_path}" : "#{bind.address}:#{bind.port}"
+      def server_address(bind) = bind.unix? ? "unix:#{bind.socket_path}" : "#{bind.address}:#{bind.port}"
     end
 
     register("nginx", Nginx)
