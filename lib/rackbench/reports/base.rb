@@ -99,7 +99,7 @@ module Rackbench
          "Machine: #{m["cpu_model"]}, #{m["cores"]} cores, Linux #{m["kernel"]}, #{m["ruby"]}",
          "Engine: #{m["engine"]} #{m["engine_version"]}; #{pinned}", *latency_model_lines,
          *app_bundle_lines(m["app_bundles"]),
-         "Settings: #{settings_text}", *doctor_lines(m["doctor"])]
+         "Settings: #{settings_text}", ServedBefore.line(cells), *doctor_lines(m["doctor"])].compact
       end
 
       # What `rackbench doctor` found before the run: each warning, and how many notes.

@@ -46,6 +46,7 @@ module Rackbench
       @queue_corrections_us = queue_corrections_us
       @deployment_options = deployment_options
       @verified = {}
+      @answered = 0
     end
 
     # Deploys the config and waits until it is ready. Raises ServiceError
@@ -72,6 +73,7 @@ module Rackbench
     def answer(request, timeout_s: DEFAULT_TIMEOUT_S)
       started = now
       status, headers, body = request.perform(target(request.path), timeout_s: timeout_s)
+      @answered += 1
       Answer.new(request: request, status: status, headers: headers, body: body, duration_s: now - started,
                  problems: @rule.problems(request, status, headers, body))
     rescue SystemCallError, IOError => e
@@ -104,10 +106,26 @@ module Rackbench
     # drained: true when the caller drained the server just before (a duet
     # drains every partner first, then loads them all at once).
     # partners, start_line: a duet's (Window#measure).
+    # The deployment's first window also records what the server answered
+    # before it (#served_before).
     def measure(load, dir:, neighbours: [], dependencies: [], log_name: nil, partners: [], drained: false, start_line: nil)
-      @window.measure(deployment, load, dir: dir, drain: drained ? nil : @drain, neighbours: neighbours,
-                                        dependencies: dependencies, log_name: log_name, probe_dir: @probe_dir,
-                                        partners: partners, start_line: start_line)
+      repeat = @window.measure(deployment, load, dir: dir, drain: drained ? nil : @drain, neighbours: neighbours,
+                                                 dependencies: dependencies, log_name: log_name, probe_dir: @probe_dir,
+                                                 partners: partners, start_line: start_line)
+      repeat.resources["served_before"] = served_before(load, repeat.result) unless @measured
+      @measured = true
+      repeat
+    end
+
+    # What reached the server between its start and its first window, so a
+    # reader knows what warmed it: rackbench's own requests, counted (the
+    # readiness answers, the checks of its answers, the drain's probes), and
+    # the warm-up's seconds of load, with its requests estimated at the
+    # window's rate (the engine does not count them apart).
+    def served_before(load, result)
+      warmup_s = load.warmup_s.to_f
+      { "readiness" => deployment.ready_answers, "checks" => @answered, "drain_probes" => @drain&.probes.to_i,
+        "warmup_s" => warmup_s, "warmup_requests_estimate" => (warmup_s * result.requests_per_s.to_f).round }
     end
 
     def stop

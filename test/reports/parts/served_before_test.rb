@@ -1,0 +1,34 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  module Reports
+    class ServedBeforeTest < Minitest::Test
+      Cell = Struct.new(:repeats)
+      Repeat = Struct.new(:resources)
+
+      def cell(*records) = Cell.new(records.map { |r| Repeat.new(r ? { "served_before" => r } : {}) })
+
+      def record(drain, warmup_s: 1.0, estimate: 2100)
+        { "readiness" => 1, "checks" => 2, "drain_probes" => drain, "warmup_s" => warmup_s,
+          "warmup_requests_estimate" => estimate }
+      end
+
+      def test_the_first_windows_of_every_start_are_summed_up_as_ranges
+        line = ServedBefore.line([cell(record(2, estimate: 1150), nil), cell(record(5, estimate: 2300))])
+        assert_equal "Before a start's first window: readiness 1, checks 2, drain probes 2-5 (rackbench's requests); " \
+                     "1 s warm-up, about 1,150-2,300 requests", line
+      end
+
+      def test_without_warm_up_only_rackbench_s_requests_are_said
+        assert_equal "Before a start's first window: readiness 1, checks 2, drain probes 3 (rackbench's requests)",
+                     ServedBefore.line([cell(record(3, warmup_s: 0.0, estimate: 0))])
+      end
+
+      def test_a_run_stored_before_it_was_recorded_has_no_line
+        assert_nil ServedBefore.line([cell(nil, nil)])
+      end
+    end
+  end
+end
