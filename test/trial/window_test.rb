@@ -20,24 +20,43 @@ module Rackbench
       super
     end
 
-    def measure_slow_window(starved_share:)
+    def start(starved_share: Window::STARVED_SHARE)
       window = Window.new(engine: @engine, supervisor: @supervisor, pinning: Pinning.choose(enabled: false),
                           starved_share: starved_share)
       server = Servers.fetch("puma").new("server" => "puma", "threads" => 2)
       dir = File.join(tmpdir, "trial")
       @trial = Trial.new(server, supervisor: @supervisor, dir: dir, app: Apps.path("rack"), window: window,
                                  env: Apps.default_env(dir), rule: AnswerRule.new(catalogue: true), ready_timeout_s: 60).start
+    end
+
+    def measure_slow_window(starved_share:)
+      start(starved_share: starved_share)
       load = Engines::Load.new(target: @trial.target("/sleep/1500"), concurrency: 2, duration_s: 0.5, timeout_s: 5,
                                traffic: Traffic.new({ "name" => "slow", "path" => "/sleep/1500" }))
-      assert_raises(ServiceError) { @trial.measure(load, dir: dir) }
+      assert_raises(ServiceError) { @trial.measure(load, dir: @trial.dir) }
     end
 
     def test_a_window_starved_by_other_processes_is_measured_again_before_it_fails
       error = measure_slow_window(starved_share: 0.0)
       assert_match(/\Ano request completed in the measured [\d.]+ s \(0 errors; other processes used \d+ % /, error.message)
       assert_match(/; measured again after a window they held at \d+ %\): the server stalled/, error.message)
+      assert_match(/; the engine sent [1-9]\d* requests in it \([1-9]\d* unanswered at its end\), the server used [\d.]+ s of CPU\z/,
+                   error.message, "what tells a stalled server from load that never ran")
       assert File.exist?(File.join(@trial.dir, "native.out")), "the first window's output is kept"
       assert File.exist?(File.join(@trial.dir, "again-native.out")), "the second window ran"
+    end
+
+    # Poisson arrivals at 0.2 req/s leave a 0.5 s window empty 90 % of the
+    # time; with seed 1 this one is: nothing was asked, so nothing failed.
+    def test_an_open_loop_window_in_which_no_request_was_due_is_kept_with_a_warning
+      start
+      load = Engines::Load.new(target: @trial.target("/hello"), concurrency: 2, duration_s: 0.5, timeout_s: 5, rate: 0.2,
+                               arrivals: "poisson", seed: 1, traffic: Traffic.new({ "name" => "hello", "path" => "/hello" }))
+      repeat = @trial.measure(load, dir: @trial.dir)
+      assert_equal [0, 0], [repeat.result.requests, repeat.result.window_requests["total"]]
+      assert_includes repeat.result.warnings, "no request was due in this 0.5 s window at 0.2 req/s offered (poisson " \
+                                              "arrivals leave it empty 90 % of the time): nothing was measured; " \
+                                              "a longer duration_s gives every window requests"
     end
 
     def test_a_window_that_others_did_not_hold_fails_at_once

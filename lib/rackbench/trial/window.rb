@@ -53,7 +53,7 @@ module Rackbench
         run = run_once(deployment, load, around, "again-#{log_name}")
         run.noise["starved_other_cpu_share"] = starved_share
       end
-      check!(deployment, run.result, run.noise)
+      check!(deployment, run)
       repeat(deployment, run, boot, probe_dir)
     end
 
@@ -84,11 +84,13 @@ module Rackbench
               measured_from_s: measured_from_s)
     end
 
-    # Nothing completed, the server is alive, and other processes held the measured CPUs.
+    # Nothing completed though requests were due, the server is alive, and other processes held the measured CPUs.
     def starved?(deployment, run)
-      !run.result.requests.to_i.positive? && deployment.dead_child.nil? &&
+      !run.result.requests.to_i.positive? && !empty(run).nothing_due? && deployment.dead_child.nil? &&
         run.noise["other_cpu_share"].to_f >= @starved_share
     end
+
+    def empty(run) = EmptyWindow.new(run.result, run.noise, server_cpu_s: run.samples.last.cpu_s - run.samples.first.cpu_s)
 
     def repeat(deployment, run, boot, probe_dir)
       samples = run.samples
@@ -117,23 +119,18 @@ module Rackbench
       @pinning.enabled? ? (@pinning.server_cpus + @pinning.client_cpus) : nil
     end
 
-    # noise: the window's Noise record; what other processes took of the
-    # measured CPUs is named when nothing completed (a server starved of its
-    # CPU by them looks like a stalled one), and a window measured again says so.
-    def check!(deployment, result, noise)
+    # A dead server fails the window; so does one in which nothing
+    # completed, unless nothing was due in it (EmptyWindow says which, and why).
+    def check!(deployment, run)
       if (dead = deployment.dead_child)
         raise ServiceError.new(deployment.exit_reason(dead).exited("during the load"), log_tail: dead.log_tail)
       end
-      return if result.requests.to_i.positive?
+      return if run.result.requests.to_i.positive?
 
-      share = noise["other_cpu_share"]
-      others = share ? "; other processes used #{(share * 100).round} % of the measured CPUs" : ""
-      if (first = noise["starved_other_cpu_share"])
-        others += "; measured again after a window they held at #{(first * 100).round} %"
-      end
-      raise ServiceError, "no request completed in the measured #{result.duration_s} s " \
-                          "(#{result.error_count} errors#{others}): " \
-                          "the server stalled, or the window is shorter than one response"
+      empty = empty(run)
+      raise empty.error unless empty.nothing_due?
+
+      run.result.warnings << empty.warning
     end
   end
 end
