@@ -85,7 +85,6 @@ module Rackbench
   autoload :Budget, "rackbench/trial/budget"
   autoload :FairShare, "rackbench/system/fair_share"
   autoload :Window, "rackbench/trial/window"
-  autoload :EmptyWindow, "rackbench/trial/empty_window"
   autoload :Drain, "rackbench/trial/drain"
   autoload :Noise, "rackbench/system/noise"
   autoload :Procfs, "rackbench/system/procfs"

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "time"
+require_relative "empty_window"
 
 module Rackbench
   # One measured load window on a running deployment: drain, then the engine
