@@ -73,6 +73,8 @@ module Rackbench
   autoload :Verdicts, "rackbench/results/verdicts"
   autoload :Simulation, "rackbench/results/simulation"
   autoload :Calibration, "rackbench/results/calibration"
+  autoload :PairedComponents, "rackbench/results/paired_components"
+  autoload :ChiSquare, "rackbench/results/chi_square"
   autoload :Trend, "rackbench/results/trend"
   autoload :SteadyWarmup, "rackbench/trial/steady_warmup"
   autoload :Regression, "rackbench/results/regression"

@@ -11,7 +11,7 @@ module Rackbench
     def test_an_aa_run_of_one_config_twice_is_stored_and_its_spread_split_by_level
       status, out, err = run_cli("calibrate", "--results", tmpdir, "--set", "threads=2", "--endpoint", "/sleep/10",
                                  "--concurrency", "2", "--starts", "3", "--windows", "2", "--duration", "0.5",
-                                 "--warmup", "0.2", "--format", "json")
+                                 "--warmup", "0.2", "--trials", "40", "--format", "json")
       assert_equal 0, status, "#{out}\n#{err}"
       data = JSON.parse(out[out.index("{\n")..])
       store = Store.new(tmpdir)
@@ -20,7 +20,11 @@ module Rackbench
       [a, b].each { |m| assert_equal [1, 1, 2, 2, 3, 3], m.repeats.map(&:deployment), "three starts of two windows" }
       components = data["components"]
       assert_equal 3, components["starts"]
-      %w[within_start_cv own_start_cv common_start_cv].each { |k| assert_operator components[k], :>=, 0, k }
+      %w[within_start_cv shared_window_cv own_start_cv common_start_cv].each do |k|
+        assert_operator components[k], :>=, 0, k
+      end
+      components["intervals"].each_value { |low, high| assert_operator low, :<=, high }
+      assert data["simulated_at_recommendation"], "the procedure simulated at the settings it recommends"
       assert_operator data["simulated"]["coverage"], :>, 0.5, "the procedure simulated on the measured spread"
       assert_operator data["recommendation"]["starts"], :>=, 2
       assert_operator data["start_cost_s"], :>, 0, "a start costs its boot, measured on the run's own clock"

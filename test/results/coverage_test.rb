@@ -59,7 +59,7 @@ module Rackbench
 
     def test_a_twofold_difference_settles_at_the_first_look
       result = simulate({}, ratio: 2.0, noise: { within_cv: 0.05, between_cv: 0.03 })
-      assert_in_delta RepeatPolicy.new({ "stopping" => "sequential" }).starts, result["mean_starts"], 1e-9, result.to_s
+      assert_operator result["mean_starts"], :<=, RepeatPolicy.new({ "stopping" => "sequential" }).starts + 0.01, result.to_s
       assert_in_delta 1.0, result["verdicts"]["a_better"], 1e-9
     end
 

@@ -33,6 +33,7 @@ module Rackbench
         @duration_s = 2
         @warmup_s = 1
         @precision = 0.05
+        @trials = 400
         @format = "table"
       end
 
@@ -70,7 +71,7 @@ module Rackbench
           @err.puts "rackbench: calibrate: a cell failed: #{[a, b].compact.reject(&:ok?).map(&:reason).join("; ")}"
           return 3
         end
-        calibration = Calibration.new(a, b, **costs(run, [a, b]), settings: {})
+        calibration = Calibration.new(a, b, **costs(run, [a, b]), settings: {}, trials: @trials)
         if @format == "json"
           @out.puts JSON.pretty_generate(calibration.to_h(precision: @precision).merge("run" => run_id))
         else
@@ -122,6 +123,9 @@ module Rackbench
           o.on("--duration S", Float, "seconds per window (default 2)") { |s| @duration_s = s }
           o.on("--warmup S", Float, "warm-up seconds (default 1)") { |s| @warmup_s = s }
           o.on("--precision SHARE", Float, "target of the recommendation (default 0.05)") { |p| @precision = p }
+          o.on("--trials N", Integer, "simulated A/A runs of the procedure (default 400)") do |n|
+            @trials = positive(n, "--trials", 10)
+          end
           o.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
           o.on("--format FORMAT", %w[table json], "table (default) or json") { |f| @format = f }
         end

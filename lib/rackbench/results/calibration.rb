@@ -21,6 +21,8 @@ module Rackbench
   #   c.components  # {"within_start_cv"=>, "own_start_cv"=>, "common_start_cv"=>}
   #   c.lines       # the report
   class Calibration
+    KEYS = { "window" => "within_start_cv", "shared_window" => "shared_window_cv", "own_start" => "own_start_cv",
+             "common_start" => "common_start_cv" }.freeze
     attr_reader :a, :b, :start_cost_s, :window_cost_s
 
     def initialize(a, b, start_cost_s:, window_cost_s:, settings: {}, trials: 400)
@@ -34,22 +36,22 @@ module Rackbench
 
     def samples = [a, b].map { |m| m.sample("good_requests_per_s") }
 
-    # Variance components on the log scale, as CVs (nil when not estimable).
+    # Variance components on the log scale, as CVs (nil when not estimable),
+    # from the paired design's mean squares (PairedComponents): each
+    # config's own window noise, window noise shared by the round, each
+    # config's own start, drift shared by the start; with their intervals.
     def components
       @components ||= begin
-        sa, sb = samples
-        within = [sa.within_variance, sb.within_variance].compact
-        per_start = [Stats.stddev(sa.start_logs)**2, Stats.stddev(sb.start_logs)**2]
-        diffs = start_differences
-        diff_var = diffs.size >= 2 ? Stats.stddev(diffs)**2 : nil
-        window_var = within.empty? ? 0.0 : Stats.mean(within)
-        per_window = window_var / sa.windows_per_start
-        own = diff_var ? [(diff_var / 2) - per_window, 0.0].max : nil
-        common = diff_var ? [Stats.mean(per_start) - (diff_var / 2), 0.0].max : nil
-        { "within_start_cv" => cv(window_var), "own_start_cv" => own && cv(own), "common_start_cv" => common && cv(common),
-          "starts" => diffs.size, "windows_per_start" => sa.windows_per_start }
+        pc = paired
+        found = pc.components
+        { "within_start_cv" => found.dig("window", "cv"), "shared_window_cv" => found.dig("shared_window", "cv"),
+          "own_start_cv" => found.dig("own_start", "cv"), "common_start_cv" => found.dig("common_start", "cv"),
+          "intervals" => found.transform_values { |c| c["interval"] }, "level" => pc.level,
+          "starts" => pc.starts, "windows_per_start" => pc.windows_per_start }
       end
     end
+
+    def paired = @paired ||= PairedComponents.new(a, b)
 
     # Log differences of A and B, start by start.
     def start_differences
@@ -77,13 +79,21 @@ module Rackbench
       c = components
       return nil unless c["own_start_cv"]
 
-      @simulated ||= Simulation.new(within_cv: c["within_start_cv"], between_cv: c["own_start_cv"],
-                                    common_cv: c["common_start_cv"], settings: @settings, seed: 2026)
-                               .run(trials: @trials)
+      @simulated ||= simulate(@settings)
+    end
+
+    # The procedure at settings on synthetic data with the measured components (shared window noise included).
+    def simulate(settings)
+      c = components
+      Simulation.new(within_cv: c["within_start_cv"], between_cv: c["own_start_cv"], common_cv: c["common_start_cv"],
+                     shared_cv: c["shared_window_cv"].to_f, settings: settings, seed: 2026).run(trials: @trials)
     end
 
     # The windows per start and starts that give a paired ratio interval of
-    # ±precision in the least wall time, and that time for one pair of configs.
+    # ±precision in the least wall time, and that time for one pair of
+    # configs: the paired difference's own variances (window noise shared by
+    # the round cancels), windows per start by Kalibera & Jones, and starts
+    # by the sequential design's critical value at that many starts.
     def recommendation(precision: 0.05, level: Stats::LEVEL)
       c = components
       return nil unless c["own_start_cv"]
@@ -93,7 +103,7 @@ module Rackbench
       windows = if own_var.zero? then 10
                 else Math.sqrt(start_cost_s * window_var / ([window_cost_s, 0.01].max * own_var)).round.clamp(1, 10)
                 end
-      per_start = 2 * (own_var + (window_var / windows))
+      per_start = paired.paired_start_variance(windows)
       starts = starts_for(per_start, Math.log(1 + precision), level)
       { "precision" => precision, "windows_per_start" => windows, "starts" => starts,
         "wall_s" => starts * (start_cost_s + (2 * windows * window_cost_s)) }
@@ -103,28 +113,40 @@ module Rackbench
       c = components
       out = ["A/A: #{config_label} twice, #{c["starts"]} starts side by side x " \
              "#{format("%g", c["windows_per_start"])} windows each"]
-      out << "spread of throughput: between windows of a start #{pct(c["within_start_cv"])}, " \
-             "between starts of a config #{pct(c["own_start_cv"])}, drift shared by configs started together " \
-             "#{pct(c["common_start_cv"])}"
+      out << "spread of throughput (#{(c["level"] * 100).round} % intervals): " \
+             "#{component_text("window", "each config's own between windows of a start")}, " \
+             "#{component_text("shared_window", "shared by the configs of a round (pairing cancels it)")}, " \
+             "#{component_text("own_start", "each config's own between starts")}, " \
+             "#{component_text("common_start", "drift shared by configs started together (pairing cancels it)")}"
       drift = drift_per_start
       out << "drift over the run: #{format("%+.1f", drift * 100)} % per start" if drift
       out << "observed verdict on identical configs: #{observed}"
       if (sim = simulated)
         out << "rackbench's procedure at these settings on data with this spread (#{sim["trials"]} simulated A/A runs): " \
-               "interval coverage #{pct(sim["coverage"])}, false 'faster' verdicts #{pct(sim["false_verdicts"])}, " \
-               "#{format("%.1f", sim["mean_starts"])} starts on average"
+               "#{outcome_text(sim)}"
       end
       if (rec = recommendation(precision: precision))
         out << "for ±#{pct(precision)} on a ratio of two configs in the least time: #{rec["windows_per_start"]} window(s) " \
                "per start, about #{rec["starts"]} starts, #{format("%.0f", rec["wall_s"])} s per pair " \
                "(a start costs #{format("%.1f", start_cost_s)} s, a window #{format("%.1f", window_cost_s)} s here)"
+        at = simulated_at_recommendation(precision: precision)
+        out << "the procedure at those settings (windows: #{rec["windows_per_start"]}, max_deployments: " \
+               "#{[rec["starts"], 3].max}) on data with this spread: #{outcome_text(at)}"
       end
       out
+    end
+
+    # The procedure at the recommended settings on data with the measured spread.
+    def simulated_at_recommendation(precision: 0.05)
+      rec = recommendation(precision: precision) or return nil
+      @simulated_at_recommendation ||= simulate(@settings.merge("windows" => rec["windows_per_start"], "max_cell_s" => 10_000,
+                                                                "max_deployments" => [rec["starts"], 3].max))
     end
 
     def to_h(precision: 0.05)
       { "components" => components, "drift_per_start" => drift_per_start, "observed" => observed.to_h,
         "simulated" => simulated, "recommendation" => recommendation(precision: precision),
+        "simulated_at_recommendation" => simulated_at_recommendation(precision: precision),
         "start_cost_s" => start_cost_s, "window_cost_s" => window_cost_s }
     end
 
@@ -137,9 +159,23 @@ module Rackbench
     def log_var(share) = Math.log(1 + (share**2))
     def pct(share) = share ? "#{(share * 100).round(1)} %" : "n/a"
 
-    # Smallest n with t(n-1) * sqrt(var / n) <= half.
+    def outcome_text(sim)
+      "interval coverage #{pct(sim["coverage"])}, false 'faster' verdicts #{pct(sim["false_verdicts"])}, " \
+        "equivalent #{pct(sim["verdicts"]["equivalent"].to_f)}, #{format("%.1f", sim["mean_starts"])} starts on average"
+    end
+
+    def component_text(name, what)
+      low, high = components.dig("intervals", name)
+      "#{what} #{pct(components[KEYS.fetch(name)])}#{format(" [%.1f, %.1f]", low * 100, high * 100) if low}"
+    end
+
+    # Smallest n whose interval at a sequential run's last look is within
+    # half: looking is paid for, and the last of 8 to 10 looks of a
+    # Pocock-type design takes about a fifth of alpha (Sequential: nominal
+    # 0.990 at 95 %), so t at 1 - alpha / 5.
     def starts_for(variance, half, level)
-      (2..500).find { |n| StudentT.critical(level, n - 1) * Math.sqrt(variance / n) <= half } || 500
+      nominal = 1 - ((1 - level) / 5)
+      (3..500).find { |n| StudentT.critical(nominal, n - 1) * Math.sqrt(variance / n) <= half } || 500
     end
   end
 end

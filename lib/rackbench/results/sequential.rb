@@ -64,7 +64,7 @@ module Rackbench
     def nominal_level(starts) = 1 - @alphas[(starts.clamp(first_look, max_starts) - first_look)]
 
     # The two-sided Student t critical value of the look after `starts` starts.
-    def critical(starts) = StudentT.critical(nominal_level(starts), starts - 1)
+    def critical(starts) = (@criticals ||= {})[starts] ||= StudentT.critical(nominal_level(starts), starts - 1)
 
     # The same looks at another level (the equivalence test's 1 - 2 alpha).
     def at_level(other) = self.class.for(first_look: first_look, max_starts: max_starts, level: other, spending: spending)

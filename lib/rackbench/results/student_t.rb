@@ -37,8 +37,15 @@ module Rackbench
       (low + high) / 2
     end
 
-    # The two-sided critical value of a `level` interval: quantile(1 - (1 - level) / 2).
-    def critical(level, dof) = quantile(1 - ((1 - level) / 2.0), dof)
+    CRITICALS = {} # rubocop:disable Style/MutableConstant -- a cache of a pure function, filled as asked
+
+    # The two-sided critical value of a `level` interval: quantile(1 - (1 - level) / 2);
+    # remembered for whole degrees of freedom (a sequential run asks the same ones at every look).
+    def critical(level, dof)
+      return quantile(1 - ((1 - level) / 2.0), dof) unless dof.is_a?(Integer)
+
+      CRITICALS[[level, dof]] ||= quantile(1 - ((1 - level) / 2.0), dof)
+    end
 
     # Two-sided p-value of a t statistic.
     def two_sided_p(t, dof) = 2 * (1 - cdf(t.abs, dof))
