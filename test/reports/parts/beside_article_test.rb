@@ -32,7 +32,7 @@ module Rackbench
       text = render
       assert_match "The article's machine: an Atom 330. Its versions: lighttpd 1.4.", text
       assert_match "| config | where | req/s: article | here | errors n/tot: article | here |", text
-      assert_match "| mongrel hash |  | 21.41 | 95.0 | 0/10000 | 0/3000 |", text
+      assert_match "| mongrel hash | hello c=10 | 21.41 | 95.0 | 0/10000 | 0/3000 |", text
       assert_match "| Round-robin about twice hash | good_requests_per_s | 1.86x | 3.00x [3.00, 3.00] | no |", text
     end
 

@@ -41,9 +41,15 @@ module Rackbench
         metrics = @printed.metrics
         header = ["config", "where", *metrics.flat_map { |m| ["#{LABELS.fetch(m)}: article", "here"] }]
         rows = @printed.rows.map do |row|
-          [row.label, row.where, *metrics.flat_map { |m| [show(row.article[m]), here(row.here, m)] }]
+          [row.label, where(row), *metrics.flat_map { |m| [show(row.article[m]), here(row.here, m)] }]
         end
         "\n#{table(header, rows)}"
+      end
+
+      # "page c=250": the row's endpoint and level as measured here, else as the article named them.
+      def where(row)
+        cell = row.here&.cell
+        cell ? "#{cell["endpoint"]} c=#{cell["concurrency"]}" : row.where
       end
 
       # This run's figure for a printed column ("not measured" for a failed cell).
@@ -86,10 +92,11 @@ module Rackbench
       # One paragraph: what agrees, what does not, and the likely reasons.
       def agreement
         groups = @answers.zip(@summary.claim_specs).group_by { |answer, _| @summary.agreement(answer) }
-        parts = [["agrees", :agrees], ["disagrees", :disagrees], ["is not settled", :not_settled],
-                 ["cannot be shown here", :cannot_show_here]].filter_map do |words, key|
+        parts = [[%w[agrees agree], :agrees], [%w[disagrees disagree], :disagrees],
+                 [["is not settled", "are not settled"], :not_settled],
+                 [["cannot be shown here"] * 2, :cannot_show_here]].filter_map do |(one, many), key|
           list = groups[key] || []
-          "#{list.size} #{words}#{" (#{list.map { |a, _| a.says }.join("; ")})" unless list.empty?}" unless list.empty?
+          "#{list.size} #{list.size == 1 ? one : many} (#{list.map { |a, _| a.says }.join("; ")})" unless list.empty?
         end
         reasons = (groups[:disagrees].to_a + groups[:cannot_show_here].to_a).filter_map { |_, spec| spec["likely"] }.uniq
         "Of the article's #{@answers.size} claims, this run: #{parts.join(", ")}." \

@@ -145,7 +145,8 @@ module Rackbench
 
           @reasons_above ? f["label"] : "#{f["label"]}: #{f["reason"]}"
         end
-        "not measured: #{parts.join("; ")}#{" (reason above)" if @reasons_above}"
+        above = @reasons_above && @facts["failures"].any? { |f| f["label"] }
+        "not measured: #{parts.join("; ")}#{" (reason above)" if above}"
       end
 
       def scaled_text
