@@ -35,14 +35,18 @@ module Rackbench
     end
 
     def test_beats_is_not_settled_while_the_interval_contains_one_and_says_what_more_would_take
-      noisy = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: NOISY_A),
-               cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 102.0, spread: NOISY_B)]
-      a = answer({ "says" => "Puma beats Unicorn", "a" => PUMA, "b" => UNICORN }, noisy)
+      close = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: [0.95, 1.0, 1.05, 0.98]),
+               cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 108.0, spread: [1.04, 0.97, 0.99, 1.02])]
+      a = answer({ "says" => "Puma beats Unicorn", "a" => PUMA, "b" => UNICORN }, close)
       assert_equal %i[not_settled undecided], [a.outcome, a.reason]
       assert_operator a.interval.low, :<, 1
       assert_operator a.interval.high, :>, 1
-      assert_operator a.facts["more_starts"], :>=, 1
+      assert_equal 3, a.facts["more_starts"], "within reach of the 4 starts spent"
       assert_operator a.facts["more_s"], :>, 0
+      noisy = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: NOISY_A),
+               cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 102.0, spread: NOISY_B)]
+      far = answer({ "says" => "Puma beats Unicorn", "a" => PUMA, "b" => UNICORN }, noisy)
+      assert_equal [:not_settled, nil], [far.outcome, far.facts["more_starts"]], "more starts than 3x those spent: not named"
     end
 
     def test_about_twice_as_fast_is_no_when_the_interval_is_clear_of_the_band

@@ -69,9 +69,10 @@ module Rackbench
           end
         end
 
-        # How many more starts would likely settle it, and the seconds of load they cost.
+        # How many more starts would likely settle it, and the seconds of load
+        # they cost, when that is within reach (Comparison#reachable_more_starts).
         def more(comparison)
-          starts = comparison.more_starts
+          starts = comparison.reachable_more_starts
           return {} unless starts
 
           per_start_s = [comparison.a, comparison.b].sum { |m| load_s_per_start(m) }

@@ -37,11 +37,12 @@ module Rackbench
         end.each(&)
       end
 
-      # A reason with the pids taken out ("exited before it was ready (exit 1)"),
+      # A reason with the pids (and loopback ports) taken out ("exited before it was ready (exit 1)"),
       # so the same failure in several cells reads as one, and paths inside the
       # checkout made relative.
       def self.normalize(reason)
         reason.to_s.gsub(/#<Process::Status: pid \d+ ([^>]*)>/, '\1').gsub(/\bpid \d+/, "pid")
+              .gsub(/\b(127\.0\.0\.1|localhost):\d+/, '\1:PORT')
               .gsub("#{Rackbench::ROOT}/", "").strip
       end
 
