@@ -48,6 +48,17 @@ module Rackbench
         assert_in_delta Math.log(b.queue_ms(50)) + half, Math.log(ci.high), 1e-3
       end
 
+      # Every start's p50 in one bucket (153.6 ms, about 3 % wide): the
+      # interval spans that bucket, never a point.
+      def test_an_interval_is_never_narrower_than_the_bucket_that_holds_the_figure
+        b = Breakdown.new([window([10, 153_600, 50_000, 0]), window([10, 153_700, 50_000, 0]),
+                           window([10, 153_650, 50_000, 0])], starts: [1, 2, 3])
+        ci = b.ci(:queue_ms, 50)
+        low, high = Histogram.bounds(Histogram.index(153_600))
+        assert_operator ci.high / ci.low, :>=, high.fdiv(low) * (1 - 1e-9), "#{ci.to_a}: the bucket is #{low}..#{high} us"
+        assert ci.cover?(b.queue_ms(50))
+      end
+
       # Windows of one start share what that start drew: two of them are one
       # sample, not two, and give no interval.
       def test_windows_of_one_start_count_once

@@ -70,7 +70,15 @@ module Rackbench
 
         logs = per_start.map { |v| Math.log(v) }
         half = StudentT.critical(level, logs.size - 1) * Stats.stddev(logs) / Math.sqrt(logs.size)
-        StartSample::LogInterval.around(Math.log(all), half, level)
+        StartSample::LogInterval.around(Math.log(all), [half, resolution(all)].max, level)
+      end
+
+      # Half the width, on the log scale, of the histogram bucket that holds
+      # value_ms: an interval is never narrower than what the histogram can
+      # resolve (every start's percentile in one bucket gave [153.6, 153.6]).
+      def resolution(value_ms)
+        low, high = Histogram.bounds(Histogram.index((value_ms * 1000).round))
+        low.positive? ? Math.log(high.fdiv(low)) / 2 : 0.0
       end
 
       def to_h

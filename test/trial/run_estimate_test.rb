@@ -1,0 +1,34 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+module Rackbench
+  # What a run will cost, from its plan alone: every start deploys each
+  # config of a level, then checks, warms up and measures each cell.
+  class RunEstimateTest < Minitest::Test
+    def estimate(extra)
+      suite = Suite.load(write_suite({ "repeats" => "auto", "duration_s" => 2, "warmup_s" => 1, "windows" => 1,
+                                       "deployments" => 3, "max_deployments" => 6, "max_cell_s" => 100,
+                                       "stopping" => "sequential" }.merge(extra)))
+      RunEstimate.new(Plan.new(suite), RepeatPolicy.new(suite.data), Schedule.new(order: "interleaved", seed: 1))
+    end
+
+    def test_a_start_costs_the_boots_of_its_configs_and_each_cells_checks_warm_up_and_windows
+      e = estimate("servers" => [{ "server" => "puma" }, { "server" => "thin" }])
+      boots = Servers.fetch("puma").typical_boot_s + Servers.fetch("thin").typical_boot_s
+      cell = RunEstimate::CHECK_S + 1 + (2 + Runner::SHORT_WARMUP_S + RunEstimate::WINDOW_OVERHEAD_S)
+      assert_in_delta 3 * (boots + (2 * cell)), e.first_look_s, 1e-9
+      assert_in_delta 6 * (boots + (2 * cell)), e.cap_s, 1e-9
+    end
+
+    def test_it_says_both_ends_of_a_sequential_run
+      text = estimate("servers" => [{ "server" => "puma" }, { "server" => "thin" }]).to_s
+      assert_match(/\A2 cells in 1 block; 3 to 6 server starts each: about \dm\d\ds if every comparison settles /, text)
+      assert_match(/at the first look, \dm\d\ds if every one runs to its cap\z/, text)
+    end
+
+    def test_a_jvm_server_costs_more_to_start
+      assert_operator Servers.fetch("trinidad").typical_boot_s, :>, Servers.fetch("puma").typical_boot_s
+    end
+  end
+end
