@@ -46,6 +46,20 @@ module Rackbench
       assert_equal :inconclusive, Regression.new(a, b, paired: false, key: by_entry).rows.first.outcome
     end
 
+    # Two runs where every cell moved alike: compare says the machine may
+    # have moved and points to ab; cells that moved apart say nothing.
+    def test_every_cell_moving_the_same_way_between_two_runs_is_named_as_possible_drift
+      cells = ->(share) { (1..3).map { |c| measurement("puma #{c}", 1, share * c, [1.0, 1.01, 0.99, 1.0]) } }
+      slower = Regression.new(cells.call(1.0), cells.call(0.85))
+      assert_match(/\Aevery one of the 3 cells moved the same way \(median -15\.0 %\)/, slower.drift_text)
+      assert_match(/rackbench ab BASELINE NEW/, slower.drift_text)
+      one_moved = cells.call(1.0).each_with_index.map do |m, i|
+        i.zero? ? measurement("puma 1", 1, 0.8, [1.0, 1.01, 0.99, 1.0]) : m
+      end
+      mixed = Regression.new(cells.call(1.0), one_moved)
+      assert_nil mixed.drift_text
+    end
+
     def test_cells_of_two_versions_match_by_the_key_given_and_not_by_their_configs
       a, b = sides
       assert_equal [nil], Regression.new(a, b).rows.map(&:current), "by config, A's cell has no match in B"

@@ -32,6 +32,7 @@ module Rackbench
                   else
                     Render.new(regression, baseline, current).public_send(@format)
                   end)
+        @err.puts "rackbench: #{regression.drift_text}" if regression.drift_text
         status
       end
 

@@ -267,11 +267,20 @@ module Rackbench
       StartSample.standard_error(paired_logs, level: at_level, **options)
     end
 
+    # Two runs' sides, unpaired. A side measured by a sequential run has
+    # its variance widened as its own repeated interval is (its run stopped
+    # by looking): the standard error times critical(n) / t(level, n - 1).
     def welch_spread(a_logs, b_logs)
       return nil if a_logs.size < 2 || b_logs.size < 2
 
-      se = Math.sqrt(((Stats.stddev(a_logs)**2) / a_logs.size) + ((Stats.stddev(b_logs)**2) / b_logs.size))
-      [se, welch_df(a_logs, b_logs)]
+      va = ((Stats.stddev(a_logs) * looks_factor(a, a_logs.size))**2) / a_logs.size
+      vb = ((Stats.stddev(b_logs) * looks_factor(b, b_logs.size))**2) / b_logs.size
+      [Math.sqrt(va + vb), welch_df(a_logs, b_logs)]
+    end
+
+    def looks_factor(measurement, starts)
+      design = measurement.respond_to?(:sequential) && measurement.sequential
+      design ? design.critical(starts) / StudentT.critical(level, starts - 1) : 1.0
     end
 
     # Welch-Satterthwaite degrees of freedom of two independent means.

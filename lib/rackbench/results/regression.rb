@@ -66,6 +66,30 @@ module Rackbench
       @current.reject { |m| keys.include?(key(m)) }.map { |m| "#{m.label} #{m.path} c=#{m.concurrency}" }.uniq
     end
 
+    # Every compared cell moved the same way: [median change of the metric
+    # (natural direction, 0.1 = +10 %), cells], when at least DRIFT_CELLS
+    # cells moved alike by more than half the threshold; else nil. Two runs
+    # are unpaired: a machine that changed between them moves every cell,
+    # which their intervals (each run's own starts) cannot tell from the
+    # change under test; `rackbench ab` measures both side by side.
+    DRIFT_CELLS = 3
+
+    def drift
+      logs = rows.filter_map { |r| r.comparison&.ci && r.outcome != :not_compared && Math.log(natural(r.comparison.ci)[2]) }
+      return nil if logs.size < DRIFT_CELLS || !(logs.all?(&:positive?) || logs.all?(&:negative?))
+
+      change = Math.exp(Stats.median(logs)) - 1
+      change.abs > threshold / 2 ? [change, logs.size] : nil
+    end
+
+    def drift_text
+      found = drift or return nil
+      change, cells = found
+      "every one of the #{cells} cells moved the same way (median #{format("%+.1f", change * 100)} %): the machine " \
+        "may have changed between the runs, which an unpaired comparison cannot tell from the change under test; " \
+        "`rackbench ab BASELINE NEW` measures both side by side"
+    end
+
     def regressed? = rows.any? { |r| r.outcome == :regressed }
     def not_compared? = rows.any? { |r| r.outcome == :not_compared }
     def inconclusive? = rows.any? { |r| r.outcome == :inconclusive }
