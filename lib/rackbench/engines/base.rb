@@ -22,11 +22,12 @@ module Rackbench
         self.keepalive = true if keepalive.nil?
       end
 
-      # How long the engine may run before the supervisor gives up on it: its
-      # duration, or with a request count alone, every request taking the
-      # whole timeout one connection-round after another.
+      # How long the engine may run before the supervisor gives up on it:
+      # with a request count (ab -n), every request taking the whole timeout
+      # one connection-round after another, whatever duration_s says (the
+      # Runner fills it from the suite's default); else its duration.
       def deadline_s
-        run_s = duration_s || (requests ? requests.fdiv(concurrency).ceil * timeout_s : 60)
+        run_s = requests ? requests.fdiv(concurrency).ceil * timeout_s : duration_s || 60
         run_s + warmup_s + timeout_s + 30
       end
     end
