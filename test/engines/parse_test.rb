@@ -52,7 +52,7 @@ module Rackbench
       assert_equal (1000 * 2) + 2 + 30, counted.deadline_s, "1000 rounds of 10 requests, each round up to the timeout"
       both = Engines::Load.new(target: Target.tcp(1), concurrency: 100, requests: 1500, duration_s: 2, timeout_s: 30)
       assert_equal (15 * 30) + 30 + 30, both.deadline_s, "the Runner fills duration_s from the suite's default: ab -n " \
-                                                          "1500 at 25 req/s was killed at 62 s"
+                                                         "1500 at 25 req/s was killed at 62 s"
     end
 
     def test_the_native_engines_unsent_open_loop_requests_are_an_error_kind
