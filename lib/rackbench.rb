@@ -19,7 +19,25 @@ module Rackbench
   end
 
   # A suite file, a CLI flag or a config value is invalid. Nothing was started.
-  class ConfigError < Error; end
+  # A value with fields, so no caller reads them back from the message: the
+  # key it is about ("threads", or a suite's "servers.0.threads"), the file
+  # and line when known, and the problem in words without where it is.
+  #
+  #   raise ConfigError.new("server puma: unknown key \"treads\"; it takes ...", key: "treads")
+  #   rescue ConfigError => e
+  #     e.key      # => "treads"
+  #     e.problem  # => the message, or what a wrapper said without its place
+  class ConfigError < Error
+    attr_reader :key, :file, :line, :problem
+
+    def initialize(message = nil, key: nil, file: nil, line: nil, problem: nil)
+      super(message)
+      @key = key&.to_s
+      @file = file
+      @line = line
+      @problem = problem || message
+    end
+  end
 
   # A name (server, engine, report format, suite) is not registered.
   class UnknownName < ConfigError; end

@@ -109,12 +109,12 @@ module Rackbench
       raise error(["app"], "#{app.inspect} is neither a bundled app (#{Apps.names.join(", ")}) nor a config.ru")
     end
 
-    # ConfigError naming file, line and key path.
+    # ConfigError naming file, line and key path, in its message and as its fields.
     def error(key_path, message)
       line = key_path && (@lines[key_path] || @lines[key_path[0, 1]])
       where = [path, line].compact.join(":")
-      key = key_path ? " #{key_path.join(".")}" : ""
-      ConfigError.new("#{where}:#{key} #{message}")
+      key = key_path&.join(".")
+      ConfigError.new("#{where}:#{" #{key}" if key} #{message}", key: key, file: path, line: line, problem: message)
     end
 
     private
@@ -226,8 +226,7 @@ module Rackbench
         begin
           klass.new(Plan.for_clients(entry, 1)).validate!
         rescue ConfigError => e
-          bad = entry.keys.find { |k| e.message.include?(k.inspect) } || "server"
-          raise error(["servers", i, bad], e.message)
+          raise error(["servers", i, e.key || "server"], e.message)
         end
       end
     end
@@ -245,7 +244,7 @@ module Rackbench
         begin
           klass.new(entry).validate!
         rescue ConfigError => e
-          raise error(["services", i, entry.keys.find { |k| e.message.include?(k.inspect) } || "service"], e.message)
+          raise error(["services", i, e.key || "service"], e.message)
         end
       end
     end
@@ -255,7 +254,7 @@ module Rackbench
       begin
         app_path(entry["app"]) if entry["app"]
       rescue ConfigError => e
-        raise error(["servers", index, "app"], e.message.sub(/\A.*?: app /, ""))
+        raise error(["servers", index, "app"], e.problem)
       end
       known = endpoints.flat_map { |e| [e["path"], e["name"]] }
       Array(entry["endpoints"]).each do |e|

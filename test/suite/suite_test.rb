@@ -66,6 +66,29 @@ module Rackbench
       assert_match(/servers.0.threads server unicorn: unknown key "threads"/, error.message)
     end
 
+    def test_a_validation_error_carries_its_file_line_and_key_as_fields
+      path = write_suite("servers" => [{ "server" => "puma" }, { "server" => "puma", "preload" => true, "fork_worker" => true }])
+      error = assert_raises(ConfigError) { Suite.load(path) }
+      line = File.readlines(path).index { |l| l.include?("fork_worker") } + 1
+      assert_equal [path, line, "servers.1.fork_worker"], [error.file, error.line, error.key]
+      assert_match(/\A#{Regexp.escape(path)}:#{line}: servers.1.fork_worker server puma: fork_worker needs workers > 0/,
+                   error.message)
+    end
+
+    def test_a_servers_proxy_error_names_the_key_inside_the_proxy
+      proxied = { "server" => "puma", "instances" => 2, "proxy" => { "proxy" => "nginx", "balanse" => "x" } }
+      error = assert_raises(ConfigError) { Suite.load(write_suite("servers" => [proxied])) }
+      assert_equal "servers.0.proxy.balanse", error.key
+    end
+
+    def test_an_unreadable_slo_is_named_at_the_slo_key_in_the_suites_words
+      error = assert_raises(ConfigError) do
+        Suite.load(write_suite("engine" => "native", "rates" => "auto", "slo" => "p99 under 2s"))
+      end
+      assert_equal "slo", error.key
+      assert_match(/: slo cannot read "p99 under 2s"; write e.g./, error.message)
+    end
+
     def test_a_negative_worker_count_is_refused_when_the_command_is_built
       server = Servers.fetch("puma").new("workers" => -1)
       error = assert_raises(ConfigError) { server.command(app: "config.ru", bind: server.bind(tmpdir), dir: tmpdir) }

@@ -36,6 +36,28 @@ module Rackbench
       assert_equal 'service memcached: "threads" must be a whole number > 0, got 0', error.message
     end
 
+    def test_a_key_no_adapter_of_the_family_takes_is_an_error_with_that_key_as_its_field
+      [Servers.fetch("unicorn").new("server" => "unicorn", "threads" => 4),
+       Proxies.fetch("nginx").new("proxy" => "nginx", "threads" => 4),
+       Services.fetch("memcached").new("service" => "memcached", "delay_ms" => 4)].each do |adapter|
+        error = assert_raises(ConfigError) { adapter.validate! }
+        unknown = (adapter.config.keys - %w[server proxy service]).first
+        assert_equal unknown, error.key, error.message
+        assert_match(/\A#{adapter.knob_owner}: unknown key "#{unknown}"; it takes .*#{adapter.class.knobs.first}/, error.message)
+      end
+    end
+
+    def test_a_value_that_does_not_fit_carries_its_knob_as_the_key
+      error = assert_raises(ConfigError) { Servers.fetch("puma").new("server" => "puma", "threads" => -2).validate! }
+      assert_equal "threads", error.key
+    end
+
+    def test_a_bad_key_of_a_servers_proxy_is_keyed_inside_the_proxy
+      config = { "server" => "puma", "instances" => 2, "proxy" => { "proxy" => "nginx", "workers" => 0 } }
+      error = assert_raises(ConfigError) { Servers.fetch("puma").new(config).validate! }
+      assert_equal "proxy.workers", error.key
+    end
+
     def test_a_subclass_takes_its_parents_knobs_and_its_own
       assert_equal Servers.fetch("passenger").knobs + ["mpm"], Servers.fetch("apache_passenger").knobs
     end

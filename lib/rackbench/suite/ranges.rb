@@ -104,9 +104,9 @@ module Rackbench
 
         Tune::Slo.parse(@data["slo"])
       rescue ConfigError => e
-        raise if e.message.start_with?(@path.to_s)
+        raise if e.file # the suite's own error, placed already
 
-        raise error(["slo"], e.message.sub(/\A--slo: /, ""))
+        raise error(["slo"], e.problem)
       end
 
       def port_problem(value) = Port.valid?(value) ? nil : Port::PROBLEM

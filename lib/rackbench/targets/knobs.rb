@@ -12,6 +12,7 @@ module Rackbench
   #   Puma.knobs                  # => ["workers", ...]
   #   Puma.knob_schema["workers"] # => Knob
   #   puma.setting("workers")     # => the entry's value, or 0; ConfigError when it does not fit
+  #   puma.reject_unknown_keys(Puma.knobs + COMMON_KEYS)  # ConfigError naming the first key not taken
   module Knobs
     def self.included(base) = base.extend(ClassMethods)
 
@@ -41,10 +42,22 @@ module Rackbench
       knob = self.class.knob_schema.fetch(key.to_s)
       value = config[knob.name]
       problem = knob.problem(value)
-      raise ConfigError, "#{knob_owner}: #{knob.name.inspect} #{problem}, got #{value.inspect}" if problem
+      raise config_error(knob.name, "#{knob.name.inspect} #{problem}, got #{value.inspect}") if problem
 
       value.nil? ? knob.default : value
     end
+
+    # The first key of the entry that is not among takes (the family's keys
+    # and the adapter's knobs, in the order the error lists them).
+    def reject_unknown_keys(takes)
+      unknown = config.keys - takes
+      return if unknown.empty?
+
+      raise config_error(unknown.first, "unknown key #{unknown.first.inspect}; it takes #{takes.uniq.join(", ")}")
+    end
+
+    # A ConfigError about key, in the adapter's words ("server puma: ..."), with the key as a field.
+    def config_error(key, text) = ConfigError.new("#{knob_owner}: #{text}", key: key)
 
     # Every declared knob's value checked (#validate! calls it).
     def validate_settings

@@ -26,10 +26,14 @@ module Rackbench
           elsif (m = term.match(/\Aerrors\s*<=?\s*(\d+(?:\.\d+)?)\s*%\z/))
             errors = m[1].to_f / 100
           else
-            raise ConfigError, "--slo: cannot read #{term.inspect}; write e.g. 'p99<=100ms' or 'p99<=100ms,errors<=1%'"
+            problem = "cannot read #{term.inspect}; write e.g. 'p99<=100ms' or 'p99<=100ms,errors<=1%'"
+            raise ConfigError.new("--slo: #{problem}", key: "slo", problem: problem)
           end
         end
-        raise ConfigError, "--slo needs a latency bound such as 'p99<=100ms'" unless latency
+        unless latency
+          problem = "needs a latency bound such as 'p99<=100ms'"
+          raise ConfigError.new("--slo #{problem}", key: "slo", problem: problem)
+        end
 
         new(*latency, errors)
       end

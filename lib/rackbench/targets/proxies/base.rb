@@ -70,17 +70,13 @@ module Rackbench
       def balance = setting("balance")
 
       def validate!
-        unknown = config.keys - KEYS - self.class.knobs
-        if unknown.any?
-          raise ConfigError,
-                "proxy #{name}: unknown key #{unknown.first.inspect}; it takes #{(KEYS + self.class.knobs).uniq.join(", ")}"
-        end
+        reject_unknown_keys(KEYS + self.class.knobs)
         # the port is written into the proxy's config file: nothing but a port may get there
         if config.key?("port") && !Port.valid?(config["port"])
-          raise ConfigError, "proxy #{name}: \"port\" #{Port::PROBLEM}, got #{config["port"].inspect}"
+          raise config_error("port", "\"port\" #{Port::PROBLEM}, got #{config["port"].inspect}")
         end
         unless [nil, "tcp", "unix"].include?(config["bind"])
-          raise ConfigError, "proxy #{name}: bind must be tcp or unix, got #{config["bind"].inspect}"
+          raise config_error("bind", "bind must be tcp or unix, got #{config["bind"].inspect}")
         end
 
         validate_settings
@@ -92,11 +88,12 @@ module Rackbench
       def validate_backends!(count, unix:)
         max = self.class.max_backends
         if max && count > max
-          raise ConfigError, "proxy #{name} fronts at most #{max} server instance#{"s" if max > 1}, got instances: #{count}"
+          raise ConfigError.new("proxy #{name} fronts at most #{max} server instance#{"s" if max > 1}, got instances: #{count}",
+                                key: "instances")
         end
         return unless unix && !self.class.unix_backends?
 
-        raise ConfigError, "proxy #{name} reaches its server over TCP only; the server has bind: unix"
+        raise ConfigError.new("proxy #{name} reaches its server over TCP only; the server has bind: unix", key: "bind")
       end
 
       # "nginx x3 (round-robin)": the proxy, its worker processes and its balancing.

@@ -136,22 +136,17 @@ module Rackbench
       def proxy_class = config["proxy"] && Proxies.fetch(config["proxy"]["proxy"])
 
       def validate!
-        unknown = config.keys - COMMON_KEYS - self.class.knobs
-        unless unknown.empty?
-          raise ConfigError, "server #{name}: unknown key #{unknown.first.inspect}; " \
-                             "it takes #{(self.class.knobs + COMMON_KEYS).join(", ")}"
-        end
+        reject_unknown_keys(self.class.knobs + COMMON_KEYS)
         if config.key?("port") && !Port.valid?(config["port"])
-          raise ConfigError, "server #{name}: \"port\" #{Port::PROBLEM}, got #{config["port"].inspect}"
+          raise config_error("port", "\"port\" #{Port::PROBLEM}, got #{config["port"].inspect}")
         end
 
         instances = config.fetch("instances", 1)
         unless instances.is_a?(Integer) && instances.positive?
-          raise ConfigError, "server #{name}: \"instances\" must be a whole number > 0, got #{instances.inspect}"
+          raise config_error("instances", "\"instances\" must be a whole number > 0, got #{instances.inspect}")
         end
         if instances > 1 && !config["proxy"]
-          raise ConfigError,
-                "server #{name}: \"instances\" > 1 needs a \"proxy\" in front of them"
+          raise config_error("instances", "\"instances\" > 1 needs a \"proxy\" in front of them")
         end
 
         validate_settings
@@ -159,7 +154,9 @@ module Rackbench
         validate_proxy
         validate_yjit
         validate_allocator
-        raise ConfigError, "server #{name} cannot listen on a Unix socket (bind: unix)" if unix? && !self.class.supports_unix?
+        if unix? && !self.class.supports_unix?
+          raise ConfigError.new("server #{name} cannot listen on a Unix socket (bind: unix)", key: "bind")
+        end
 
         self
       end
@@ -168,13 +165,13 @@ module Rackbench
       def validate_needs
         env = config.fetch("env", {})
         unless env.is_a?(Hash) && env.values.none? { |v| v.nil? || v.is_a?(Enumerable) }
-          raise ConfigError, "server #{name}: \"env\" must map names to strings or numbers, like {MAX_THREADS: 5}, " \
-                             "got #{env.inspect}"
+          raise config_error("env", "\"env\" must map names to strings or numbers, like {MAX_THREADS: 5}, got #{env.inspect}")
         end
+
         setup = config.fetch("setup", [])
         return if setup.is_a?(Array) && setup.all? { |c| c.is_a?(String) && !c.strip.empty? }
 
-        raise ConfigError, "server #{name}: \"setup\" must be a list of commands, got #{setup.inspect}"
+        raise config_error("setup", "\"setup\" must be a list of commands, got #{setup.inspect}")
       end
 
       # The entry's own environment, merged over the suite's (env: {THREADS: 4}).
@@ -185,9 +182,13 @@ module Rackbench
 
       def validate_proxy
         return unless config["proxy"]
-        raise ConfigError, "server #{name}: \"proxy\" must be a mapping like {proxy: nginx}" unless config["proxy"].is_a?(Hash)
+        raise config_error("proxy", "\"proxy\" must be a mapping like {proxy: nginx}") unless config["proxy"].is_a?(Hash)
 
-        proxy = Proxies.fetch(config["proxy"]["proxy"]).new(config["proxy"]).validate!
+        proxy = begin
+          Proxies.fetch(config["proxy"]["proxy"]).new(config["proxy"]).validate!
+        rescue ConfigError => e
+          raise ConfigError.new(e.message, key: "proxy.#{e.key || "proxy"}")
+        end
         proxy.validate_backends!(config.fetch("instances", 1), unix: unix?)
       end
 
@@ -195,15 +196,16 @@ module Rackbench
       def validate_yjit
         return unless config.key?("yjit")
         unless [true, false].include?(config["yjit"])
-          raise ConfigError, "server #{name}: \"yjit\" must be true or false, got #{config["yjit"].inspect}"
+          raise config_error("yjit", "\"yjit\" must be true or false, got #{config["yjit"].inspect}")
         end
         return unless yjit?
 
         unless self.class.yjit_available?
-          raise ConfigError,
-                "server #{name}: \"yjit\" needs a Ruby built with YJIT; #{RUBY_DESCRIPTION} has none"
+          raise config_error("yjit", "\"yjit\" needs a Ruby built with YJIT; #{RUBY_DESCRIPTION} has none")
         end
-        raise ConfigError, "server #{name} does not run on this Ruby, so \"yjit\" cannot apply" unless self.class.supports_yjit?
+        return if self.class.supports_yjit?
+
+        raise ConfigError.new("server #{name} does not run on this Ruby, so \"yjit\" cannot apply", key: "yjit")
       end
 
       def yjit? = config["yjit"] == true
@@ -222,8 +224,7 @@ module Rackbench
       def validate_allocator
         return unless jemalloc? && Jemalloc.missing_reason
 
-        raise ConfigError,
-              "server #{name}: malloc: jemalloc, but #{Jemalloc.missing_reason}"
+        raise config_error("malloc", "malloc: jemalloc, but #{Jemalloc.missing_reason}")
       end
 
       # The command with the allocator's environment in front (`env

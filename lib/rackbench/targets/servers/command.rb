@@ -40,24 +40,22 @@ module Rackbench
         super
         template = config["command"]
         unless template.is_a?(String) || (template.is_a?(Array) && template.all?(String) && template.any?)
-          raise ConfigError, "server command: \"command\" must be a command template (string or list), got #{template.inspect}"
+          raise config_error("command", "\"command\" must be a command template (string or list), got #{template.inspect}")
         end
 
         needed = unix? ? "{socket}" : "{port}"
         unless words.join(" ").include?(needed)
-          raise ConfigError,
-                "server command: \"command\" must contain #{needed} to listen where rackbench tells it"
+          raise config_error("command", "\"command\" must contain #{needed} to listen where rackbench tells it")
         end
 
         unknown = words.join(" ").scan(/\{(\w+)\}/).flatten - PLACEHOLDERS
         if unknown.any?
-          raise ConfigError,
-                "server command: unknown placeholder {#{unknown.first}}; known: {#{PLACEHOLDERS.join("}, {")}}"
+          raise config_error("command", "unknown placeholder {#{unknown.first}}; known: {#{PLACEHOLDERS.join("}, {")}}")
         end
 
         ready_path
         Signal.list.fetch(stop_signal.delete_prefix("SIG")) do
-          raise ConfigError, "server command: unknown stop_signal #{stop_signal.inspect}"
+          raise config_error("stop_signal", "unknown stop_signal #{stop_signal.inspect}")
         end
         self
       end
@@ -90,8 +88,7 @@ module Rackbench
 
         path = url[%r{\Ahttp://[^/]+(/\S*)?\z}, 1]
         unless url.start_with?("http://")
-          raise ConfigError,
-                "server command: ready_url must be a path or an http:// URL, got #{url.inspect}"
+          raise config_error("ready_url", "ready_url must be a path or an http:// URL, got #{url.inspect}")
         end
 
         path || "/"

@@ -56,11 +56,12 @@ module Rackbench
       def validate!
         super
         if setting("concurrency_model") != "process"
-          raise ConfigError, "server #{name}: concurrency_model #{config["concurrency_model"].inspect} needs " \
-                             "Passenger Enterprise; the open-source edition here runs one request per process (\"process\")"
+          raise config_error("concurrency_model",
+                             "concurrency_model #{config["concurrency_model"].inspect} needs Passenger Enterprise; " \
+                             "the open-source edition here runs one request per process (\"process\")")
         end
-        max_pool_size >= min_instances or raise ConfigError,
-                                                "server #{name}: min_instances #{min_instances} > max_pool_size #{max_pool_size}"
+        max_pool_size >= min_instances or
+          raise(config_error("min_instances", "min_instances #{min_instances} > max_pool_size #{max_pool_size}"))
         self
       end
 

@@ -25,7 +25,7 @@ module Rackbench
       def validate!
         super
         if setting("fork_worker") && setting("workers").zero?
-          raise ConfigError, "server puma: fork_worker needs workers > 0 (cluster mode); single mode has no workers to fork"
+          raise config_error("fork_worker", "fork_worker needs workers > 0 (cluster mode); single mode has no workers to fork")
         end
 
         self

@@ -37,15 +37,8 @@ module Rackbench
       def knob_owner = "service #{name}"
 
       def validate!
-        unknown = config.keys - COMMON_KEYS - self.class.knobs
-        unless unknown.empty?
-          raise ConfigError, "service #{name}: unknown key #{unknown.first.inspect}; " \
-                             "it takes #{(COMMON_KEYS + self.class.knobs).join(", ")}"
-        end
-        unless BINDS.include?(bind)
-          raise ConfigError,
-                "service #{name}: \"bind\" must be tcp or unix, got #{config["bind"].inspect}"
-        end
+        reject_unknown_keys(COMMON_KEYS + self.class.knobs)
+        raise config_error("bind", "\"bind\" must be tcp or unix, got #{config["bind"].inspect}") unless BINDS.include?(bind)
 
         validate_settings
         self
