@@ -138,4 +138,5 @@ module Rackbench
   autoload :Versions, "rackbench/trial/versions"
   autoload :WorkerMemory, "rackbench/system/worker_memory"
   autoload :Capacity, "rackbench/results/capacity"
+  autoload :Words, "rackbench/words"
 end

@@ -1,13 +1,14 @@
 # frozen_string_literal: true
 
 require "optparse"
+require_relative "cli/command"
 require_relative "cli/options/suite_settings"
 require_relative "cli/options/gate"
 require_relative "cli/options/capacity"
 
 module Rackbench
   # `rackbench COMMAND [ARGS]`: each command is one file in lib/rackbench/cli/,
-  # a class with #initialize(argv, out, err) and #call returning an exit status.
+  # a Command (#initialize(argv, out, err)) whose #call returns an exit status.
   module CLI
     COMMANDS = {
       "run" => "run a suite (built-in name or YAML file; default: quick) and print its table",
@@ -62,13 +63,17 @@ module Rackbench
       e.exit_status
     end
 
-    # --memory, --price, --cpus: the machine the capacity section sizes for (Capacity), into capacity.
-    def self.exit_statuses
-      EXIT_STATUSES.map { |code, meaning| format("  %-6s %s\n", code, meaning) }.join
+    # What each exit status means, one a line (the help's table).
+    def self.exit_statuses = listing(EXIT_STATUSES)
+
+    # Two columns, the first left-aligned (Reports::Grid, the one table writer), indented.
+    def self.listing(pairs)
+      Reports::Grid.new(%w[name meaning], pairs.map { |k, v| [k.to_s, v] }, left: 2)
+                   .text(header: false, indent: "  ")
     end
 
     def self.usage
-      commands = COMMANDS.map { |c, d| format("  %-8s %s\n", c, d) }.join
+      commands = listing(COMMANDS)
       "Usage: rackbench COMMAND [options]\n\nCommands:\n#{commands}\nrackbench COMMAND --help shows a command's options." \
         "\n\nExit status:\n#{exit_statuses}"
     end

@@ -27,7 +27,7 @@ module Rackbench
       assert_match(/#{knee} \(\d+ probes on 4 deployments\)/, out)
       inside, below, low, high = out.match(/^puma x0:1: #{knee}/).captures
       rate = (inside || below).to_i
-      progress = out.scan(/^  puma x0:1 +#{knee}/).last
+      progress = out.scan(/^  puma x0:1: #{knee}/).last
       assert_equal rate, (progress[0] || progress[1]).to_i, "the progress line says the answer's figure"
       assert_operator low.to_i, :<=, high.to_i
       assert(below ? rate < low.to_i : rate.between?(low.to_i, high.to_i), "a knee is never printed outside its interval")

@@ -34,7 +34,7 @@ module Rackbench
           "legend" => { "labelLimit" => LABEL_LIMIT_PX } }
       end
 
-      def slug(text) = text.to_s.downcase.gsub(/[^a-z0-9]+/, "-").gsub(/\A-|-\z/, "")
+      def slug(text) = Words.slug(text)
     end
   end
 end

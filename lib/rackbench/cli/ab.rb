@@ -13,7 +13,7 @@ module Rackbench
     # compared with A as `compare` compares two runs, but paired by start, so
     # drift of the machine between starts cancels. The gate a project puts in
     # its CI when it upgrades Rails, Ruby or its server.
-    class Ab
+    class Ab < Command
       USAGE = <<~TEXT
         Usage: rackbench ab A B [options]
         Measures two versions of your app in one run, started side by side and measured in turns, and
@@ -28,9 +28,7 @@ module Rackbench
       TEXT
 
       def initialize(argv, out, err)
-        @argv = argv
-        @out = out
-        @err = err
+        super
         @overrides = {}
         @results = Store::Location.default
         @gate = Gate.new
@@ -74,7 +72,7 @@ module Rackbench
         @out.puts(if @format == "markdown"
                     Reports::GateSummary.new(regression, a, b, status: status, command: "ab").markdown
                   else
-                    Compare::Render.new(regression, a, b).public_send(@format)
+                    Reports::RegressionReport.new(regression, a, b).public_send(@format)
                   end)
         status
       rescue SignalException => e

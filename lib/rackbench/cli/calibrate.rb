@@ -18,11 +18,9 @@ module Rackbench
     # rackbench's own procedure on data with this spread, and the windows and
     # starts that reach a precision in the least time. With SUITE, its first
     # server config, endpoint and concurrency (and its app) are calibrated.
-    class Calibrate
+    class Calibrate < Command
       def initialize(argv, out, err)
-        @argv = argv
-        @out = out
-        @err = err
+        super
         @results = Store::Location.default
         @config = { "server" => "puma" }
         @knobs = {}

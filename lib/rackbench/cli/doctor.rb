@@ -9,11 +9,9 @@ module Rackbench
     # APP_DIR, default: here) misleading, each with where it was found and
     # the fix. Exit 0 when there is no warning (notes may remain), 1 when
     # there is one, 2 on bad input.
-    class Doctor
+    class Doctor < Command
       def initialize(argv, out, err)
-        @argv = argv
-        @out = out
-        @err = err
+        super
         @results = Store::Location.default
         @overrides = {}
       end

@@ -7,13 +7,11 @@ module Rackbench
     # its "Why" section (latency split into queue, app and GC, from a run
     # with explain: true or `rackbench run --explain`) and its "Capacity"
     # section. Exit 1 when the run has neither.
-    class Explain
+    class Explain < Command
       SECTIONS = %w[explain capacity].freeze
 
       def initialize(argv, out, err)
-        @argv = argv
-        @out = out
-        @err = err
+        super
         @results = Store::Location.default
         @format = "table"
         @capacity = {}

@@ -12,11 +12,9 @@ module Rackbench
     # (default: the current folder) after starting it once on each server its
     # bundle has, and says what it found, what it could not, and what to do.
     # The servers' logs go to RESULTS/init/APP/SERVER/.
-    class Init
+    class Init < Command
       def initialize(argv, out, err)
-        @argv = argv
-        @out = out
-        @err = err
+        super
         @probe = true
         @force = false
         @output = nil

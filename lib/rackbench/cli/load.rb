@@ -6,13 +6,7 @@ module Rackbench
     # ARGS unchanged, e.g. `rackbench load unix:/tmp/app.sock:/hello -c 50 --json`.
     # From a terminal it replaces this process, so signals and output are the
     # engine's own; otherwise (tests, embedding) it runs it and relays its output.
-    class Load
-      def initialize(argv, out, err)
-        @argv = argv
-        @out = out
-        @err = err
-      end
-
+    class Load < Command
       def call
         engine = Engines.fetch("native").new
         unless engine.available?

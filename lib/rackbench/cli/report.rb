@@ -4,11 +4,9 @@ module Rackbench
   module CLI
     # rackbench report [RUN_ID] [--format F] [--results DIR] [--output FILE] [--list]
     # A format with a file_name (html) is written into the run's folder, and its path printed.
-    class Report
+    class Report < Command
       def initialize(argv, out, err)
-        @argv = argv
-        @out = out
-        @err = err
+        super
         @format = "table"
         @results = Store::Location.default
         @capacity = {}
@@ -34,10 +32,11 @@ module Rackbench
 
       private
 
+      # One line a stored run: id, suite, status and when it started (a Grid, the one table writer).
       def list(store)
-        store.runs.each do |r|
-          @out.puts format("%5d  %-24s %-11s %s", r["id"], r["suite"], r["status"], r["started_at"])
-        end
+        rows = store.runs.map { |r| r.values_at("id", "suite", "status", "started_at") }
+        @out.print Reports::Grid.new(%w[id suite status started], rows, align: %i[right left left left])
+                                .text(header: false, indent: "  ")
         0
       end
 

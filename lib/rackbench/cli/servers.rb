@@ -11,13 +11,12 @@ module Rackbench
     # servers, proxies and services instead (KnobTable). Without --probe nothing is started: the
     # status comes from each adapter's cheap checks and the cached outcome of
     # the last probe; --probe starts them for real and refreshes that cache.
-    class Servers
+    class Servers < Command
       HEADERS = ["Kind", "Name", "Installed", "Version", "Knobs", "Status here"].freeze
       Row = Struct.new(:kind, :name, :installed, :version, :status, :knobs, keyword_init: true)
 
-      def initialize(argv, out, _err, probe: Probe.new)
-        @argv = argv
-        @out = out
+      def initialize(argv, out, err, probe: Probe.new)
+        super(argv, out, err)
         @format = "table"
         @probe = probe
         @probe_names = nil

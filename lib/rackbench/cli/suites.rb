@@ -3,12 +3,7 @@
 module Rackbench
   module CLI
     # rackbench suites: the built-in suites, with their size and description.
-    class Suites
-      def initialize(argv, out, _err)
-        @argv = argv
-        @out = out
-      end
-
+    class Suites < Command
       def call
         rows = Suite.builtin_names.map do |name|
           suite = Suite.load(name)

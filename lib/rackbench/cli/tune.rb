@@ -8,11 +8,9 @@ module Rackbench
     #                [--budget 240|4m] [--grid] [--searches 3] [--results DIR|URL]
     # Prints the recommended config with its sustainable rate (and where its knee lies), the
     # next best, and every config tried; every probe is stored as a run.
-    class Tune
+    class Tune < Command
       def initialize(argv, out, err)
-        @argv = argv
-        @out = out
-        @err = err
+        super
         @results = Store::Location.default
         @app = "rack"
         @server = "puma"
@@ -168,9 +166,7 @@ module Rackbench
       end
 
       def bytes(text)
-        m = text.match(/\A(\d+(?:\.\d+)?)\s*(KB|MB|GB)?\z/i) or
-          raise ConfigError, "--memory: cannot read #{text.inspect}; write e.g. 512MB or 2GB"
-        (m[1].to_f * { "KB" => 1024, "MB" => 1024**2, "GB" => 1024**3 }.fetch(m[2].to_s.upcase, 1)).round
+        Capacity.bytes(text) or raise ConfigError, "--memory: cannot read #{text.inspect}; write e.g. 512MB or 2GB"
       end
 
       def searches(text)

@@ -9,11 +9,9 @@ module Rackbench
     # serves each bundled app (all of them by default, or a config.ru) on puma (or --server)
     # with the upstream and memcached services, requests every endpoint once,
     # and prints a line per endpoint. Exit status 1 if any answer is wrong.
-    class Verify
+    class Verify < Command
       def initialize(argv, out, err)
-        @argv = argv
-        @out = out
-        @err = err
+        super
         @services = %w[upstream memcached]
         @threads = 4
         @server = "puma"
@@ -76,7 +74,9 @@ module Rackbench
         verification = Apps::Verification.new(app, supervisor: supervisor, dir: dir, env: env, server: server_config,
                                                    log_root: root)
         @out.puts verification.label
-        checks = verification.run { |check| @out.puts line(check) }
+        checks = verification.run
+        @out.print Reports::Grid.new(%w[answer path ms detail], checks.map { |c| row(c) }, align: %i[left left right left])
+                                .text(header: false, indent: "  ")
         checks.count { |c| !c.ok? }
       end
 
@@ -84,12 +84,12 @@ module Rackbench
         @server == "puma" ? { "server" => "puma", "threads" => @threads } : { "server" => @server }
       end
 
-      def line(check)
-        return format("  skip  %-24s %s", check.path, check.skipped) if check.skipped
+      # ok or FAIL, the path, how long it took and what came back (or what was wrong); skip and why.
+      def row(check)
+        return ["skip", check.path, nil, check.skipped] if check.skipped
 
-        word = check.ok? ? "ok  " : "FAIL"
-        detail = check.ok? ? format("%s %s, %d bytes", check.status, check.content_type, check.bytes) : check.problems.join("; ")
-        format("  %s  %-24s %8.1f ms  %s", word, check.path, check.duration_ms, detail)
+        detail = check.ok? ? "#{check.status} #{check.content_type}, #{check.bytes} bytes" : check.problems.join("; ")
+        [check.ok? ? "ok" : "FAIL", check.path, format("%.1f", check.duration_ms), detail]
       end
     end
   end

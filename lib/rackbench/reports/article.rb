@@ -74,11 +74,7 @@ module Rackbench
       end
 
       # The article's words, folded at about 100 columns.
-      def wrap(text)
-        text.to_s.split(/\n\s*\n/).map do |para|
-          para.gsub(/\s+/, " ").strip.scan(/\S.{0,98}(?=\s|\z)|\S+/).join("\n")
-        end.join("\n\n")
-      end
+      def wrap(text) = Words.paragraphs(text, width: 99)
     end
 
     register("article", Article)

@@ -233,21 +233,8 @@ module Rackbench
         end
       end
 
-      # Text folded at word boundaries to width columns; later lines indented.
-      def wrap(text, width: 120, indent: "    ")
-        lead = text[/\A */]
-        lines = [+lead]
-        text.split.each do |word|
-          candidate = lines.last.empty? ? word : "#{lines.last} #{word}"
-          candidate = "#{lines.last}#{word}" if lines.last.strip.empty?
-          if candidate.length > width && !lines.last.strip.empty?
-            lines << "#{lead}#{indent}#{word}"
-          else
-            lines[-1] = candidate
-          end
-        end
-        lines.join("\n")
-      end
+      # Text folded at word boundaries to width columns; later lines indented (Words.wrap).
+      def wrap(text, width: 120, indent: "    ") = Words.wrap(text, width: width, indent: indent)
 
       # 18234.5 -> "18,234"; small numbers keep a decimal.
       def grouped(value)

@@ -189,7 +189,7 @@ module Rackbench
                                    estimate: -> { estimate(trial) }, from: from)
         outcome(config, server, sample)
       rescue ServiceError, SystemCallError, IOError => e
-        @out&.puts format("  %-20s failed: %s", server&.label || config, e.message.lines.first&.strip)
+        @out&.puts "  #{server&.label || config}: failed: #{e.message.lines.first&.strip}" # progress, a line a config
         Outcome.new(config: config, label: server&.label || config.to_s, error: e.message)
       ensure
         trial&.stop
@@ -200,7 +200,7 @@ module Rackbench
 
       def outcome(config, server, sample)
         repeat = sample.knee_repeat
-        @out&.puts format("  %-20s %s", server.label, knee_text(sample))
+        @out&.puts "  #{server.label}: #{knee_text(sample)}"
         Outcome.new(config: config, label: server.label, knee: sample, pss_bytes: repeat&.resources&.dig("pss_max_bytes"),
                     cpu_percent: repeat&.cpu_percent)
       end
@@ -208,7 +208,7 @@ module Rackbench
       # A fresh Trial of server: started, its traffic checked by the
       # AnswerRule (the catalogue's, for a bundled app), its drain calibrated.
       def trial_for(server)
-        dir = File.join(@run["dir"], format("%02d-%s", @turn, server.label.gsub(/[^a-z0-9]+/i, "-")))
+        dir = File.join(@run["dir"], format("%02d-%s", @turn, Words.slug(server.label)))
         env = Apps.default_env(dir)
         trial = Trial.new(server, supervisor: @supervisor, dir: dir, app: app_path, window: @window, env: env,
                                   rule: AnswerRule.new(catalogue: Apps.bundled?(@app), env: env), cpus: @pinning.server_cpus,

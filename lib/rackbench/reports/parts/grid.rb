@@ -14,6 +14,7 @@ module Rackbench
     #
     #   grid = Grid.new(["Config", "req/s", "CV"], [["puma x0:16", "2,050", "3.1%"]], optional: ["CV"])
     #   grid.text(width: 120)        # aligned, a rule under the header; optional columns dropped, in order, until it fits
+    #   grid.text(header: false, indent: "  ")  # the rows alone, aligned, each line indented (a command's listing)
     #   grid.markdown                # "| Config | req/s | CV |\n| :--- | ---: | ---: |\n| puma x0:16 | 2,050 | 3.1% |\n"
     #   grid.markdown(padded: true)  # the same, aligned for a reader of the raw text
     #   grid.csv; grid.html; grid.to_h
@@ -34,12 +35,13 @@ module Rackbench
       def titles = columns.map(&:title)
       def empty? = rows.empty?
 
-      # Two spaces between columns and a dashed rule under the header. Given a
-      # width, drops optional columns (leftmost first) until every line fits.
-      def text(width: nil)
+      # Two spaces between columns and a dashed rule under the header (none
+      # with header: false). Given a width, drops optional columns (leftmost
+      # first) until every line fits.
+      def text(width: nil, header: true, indent: "")
         shown = columns.each_index.to_a
         loop do
-          out = aligned(shown)
+          out = aligned(shown, header).gsub(/^/, indent)
           return out if width.nil? || out.lines.map { |l| l.chomp.length }.max <= width
 
           drop = shown.find { |i| columns[i].optional }
@@ -75,11 +77,13 @@ module Rackbench
 
       def strings = rows.map { |r| r.map(&:to_s) }
 
-      def aligned(shown)
+      def aligned(shown, header)
         body = strings.map { |r| r.values_at(*shown) }
-        widths = shown.each_with_index.map { |i, k| ([columns[i].title] + body.map { |r| r[k] }).map(&:length).max }
+        head = header ? [shown.map { |i| columns[i].title }] : []
+        widths = shown.each_with_index.map { |_, k| (head + body).map { |r| r[k].length }.max.to_i }
         line = ->(r) { "#{r.each_with_index.map { |c, k| pad(c, widths[k], columns[shown[k]].align) }.join("  ").rstrip}\n" }
-        line.call(shown.map { |i| columns[i].title }) + line.call(widths.map { |w| "-" * w }) + body.map(&line).join
+        rule = header ? [widths.map { |w| "-" * w }] : []
+        (head + rule + body).map(&line).join
       end
 
       def pad(text, width, align) = align == :left ? text.ljust(width) : text.rjust(width)
