@@ -14,4 +14,3 @@ require_relative "probe/middleware" # and the recorder and histogram it loads in
 require_relative "probe/window"
 require_relative "probe/breakdown"
 require_relative "probe/wrapper"
-require_relative "probe/section"

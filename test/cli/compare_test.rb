@@ -17,8 +17,8 @@ module Rackbench
       config = { "server" => "puma", "threads" => 4 }
       baseline = [cell("puma x0:4", config, endpoint: "work", concurrency: 4, rps: 40.0)]
       current = [cell("puma x0:4", config, endpoint: "work", concurrency: 4, rps: 10.0)]
-      render = CLI::Compare::Render.new(Regression.new(baseline, current), { "id" => 1, "suite" => "a" },
-                                        { "id" => 2, "suite" => "a" })
+      render = Reports::RegressionReport.new(Regression.new(baseline, current), { "id" => 1, "suite" => "a" },
+                                             { "id" => 2, "suite" => "a" })
       header, rule, row = render.table.lines.drop(2).first(3)
       assert_match(%r{\AServer / config  Endpoint  Conc\.  +Baseline}, header)
       assert_match(/\A-+  -+  -+  /, rule)

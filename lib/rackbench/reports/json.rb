@@ -10,7 +10,11 @@ module Rackbench
     # (latency against offered rate, RateSweep) when the suite has rates:,
     # and the report document itself ("report": the heading and each
     # section's tables and lines, as the other formats print them).
+    #
+    #   Json.write(document, data)  # any Document (compare's too): data's keys, then "report"
     class Json < Base
+      def self.write(document, data = {}) = "#{JSON.pretty_generate(data.merge("report" => document.to_h))}\n"
+
       def render
         data = {
           "run" => run,
@@ -24,8 +28,7 @@ module Rackbench
         }
         sweep = RateSweep.new(cells, auto: run.dig("settings", "auto_rates"))
         data["rate_sweeps"] = sweep.plain_curves if sweep.any?
-        data["report"] = document.to_h
-        "#{JSON.pretty_generate(data)}\n"
+        self.class.write(document, data)
       end
 
       private

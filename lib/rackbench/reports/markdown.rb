@@ -6,8 +6,12 @@ module Rackbench
     # each section under a heading: a table per endpoint with the figures
     # and CIs, a mix's members, a rate sweep's curves, the verdicts,
     # failures once per server, and warnings.
+    #
+    #   Markdown.write(document)  # any Document (compare's too) as markdown
     class Markdown < Base
-      def render
+      def render = self.class.write(document)
+
+      def self.write(document)
         out = document.heading.map { |l| "#{l}  \n" }.join
         document.sections.each do |s|
           out << "\n"
@@ -17,9 +21,7 @@ module Rackbench
         out
       end
 
-      private
-
-      def part(part)
+      def self.part(part)
         return part.markdown if part.is_a?(Grid)
 
         case part.style
@@ -28,6 +30,7 @@ module Rackbench
         else "#{part.lines.join("  \n")}\n"
         end
       end
+      private_class_method :part
     end
 
     register("markdown", Markdown)

@@ -3,18 +3,24 @@
 module Rackbench
   module Reports
     # A report built once, before any format writes it: what ran (heading
-    # lines), then sections, each an id, a title (or none) and parts: Grids
-    # (the one table writer) and Text (lines, a list, or a line to stress).
-    # The table, markdown, html and json formats serialize the same Document
+    # lines), then sections, each an id, a title (or none), parts: Grids
+    # (the one table writer) and Text (lines, a list, or a line to stress),
+    # and, where its tables show figures as text ("202.8 = 152.3 + 50.3 +
+    # 0.00"), data: the same figures as numbers (json carries them). The
+    # table, markdown, csv, json and html formats serialize the same Document
     # (RunDocument builds a run's), so a section added here shows in each of
-    # them at once; csv writes the cells' figures and svg the charts.
+    # them at once; svg writes the charts.
     #
     #   doc = Document.new(["Run 7: suite quick (finished, ...)"])
     #   doc.sections << Document::Section.new("results", "/hello", [Grid.new(headers, rows)])
     #   doc.sections << Document::Section.new("warnings", "Warnings", [Document::Text.list(["CV 12 % ..."])])
+    #   doc.sections << Document::Section.new("explain", "Why", [grid], [{ "label" => "puma", "p50" => {...} }])
     class Document
-      Section = Struct.new(:id, :title, :parts) do
-        def to_h = { "id" => id, "title" => title, "parts" => parts.map { |p| p.is_a?(Grid) ? { "table" => p.to_h } : p.to_h } }
+      Section = Struct.new(:id, :title, :parts, :data) do
+        def to_h
+          parts_h = parts.map { |p| p.is_a?(Grid) ? { "table" => p.to_h } : p.to_h }
+          { "id" => id, "title" => title, "parts" => parts_h, **(data ? { "data" => data } : {}) }
+        end
       end
 
       # style: :plain (lines), :list (one item a line) or :strong (a line to stress).

@@ -26,7 +26,7 @@ module Rackbench
         tune = TuneAnswer.new(run)
         Document.new(@report.heading, [*tune.sections, *results, *(tune.any? ? [] : LatencyTail.new(cells).sections),
                                        *MixBreakdown.new(cells).sections, *ClientGroups.new(cells).sections,
-                                       *Probe::Section.new(cells).sections,
+                                       *WhySection.new(cells).sections,
                                        *CapacitySection.new(cells, run.dig("settings", "capacity")).sections,
                                        *RateSweep.new(cells, auto: run.dig("settings", "auto_rates")).sections,
                                        dependencies(cells), verdicts, failures, warnings].compact)

@@ -1,26 +1,27 @@
 # frozen_string_literal: true
 
 module Rackbench
-  module Probe
+  module Reports
     # The report's "why" section (explain: true): per endpoint, a row per
     # measured cell with p50 and p99 of the latency inside the server split
-    # into queue + app + GC (Breakdown), the queue and app p50 with their
+    # into queue + app + GC (Probe::Breakdown), the queue and app p50 with their
     # 95 % intervals over server starts, GC per request, and the app time against the
     # same server's 1-thread config at the same concurrency (on Ruby 3.1 the
     # GVL wait itself cannot be measured: that ratio shows contention
-    # instead). A pure function of measurements; no section without probe records.
+    # instead). The same figures as numbers in the section's data (json).
+    # A pure function of measurements; no section without probe records.
     #
-    #   Probe::Section.new(measurements).sections  # => [Reports::Document::Section "explain", ...]
-    class Section
+    #   WhySection.new(measurements).sections  # => [Document::Section "explain"], or []
+    class WhySection
       HEADERS = ["Server / config", "Conc.", "p50 ms = queue + app + GC", "p99 ms = queue + app + GC",
                  "queue p50 ms [95% CI]", "app p50 ms [95% CI]", "app vs 1 thread", "GC ms/req"].freeze
       NOTE = "Latency inside the server (from the load engine's X-Request-Start stamp to the app's response), " \
              "split at p50 and p99 into queue (accept backlog and the server's own queue), app and the GC during it. " \
-             "GVL wait: #{Breakdown::GVL}; \"app vs 1 thread\" compares app time with the same server's 1-thread " \
+             "GVL wait: #{Probe::Breakdown::GVL}; \"app vs 1 thread\" compares app time with the same server's 1-thread " \
              "config at the same concurrency instead. Intervals are over server starts (none with one start).".freeze
 
       def initialize(measurements)
-        @cells = measurements.select(&:ok?).to_h { |m| [m, Breakdown.of(m.repeats)] }
+        @cells = measurements.select(&:ok?).to_h { |m| [m, Probe::Breakdown.of(m.repeats)] }
                              .select { |_, b| b.any? }
       end
 
@@ -28,10 +29,10 @@ module Rackbench
         return [] if @cells.empty?
 
         grids = @cells.group_by { |m, _| m.endpoint }.map do |endpoint, list|
-          Reports::Grid.new([endpoint, *HEADERS.drop(1)], list.map { |m, b| row(m, b) })
+          Grid.new([endpoint, *HEADERS.drop(1)], list.map { |m, b| row(m, b) })
         end
-        [Reports::Document::Section.new("explain", "Why: latency inside the server, split", [*grids,
-                                                                                             Reports::Document::Text.plain(NOTE)])]
+        data = @cells.map { |m, b| figures(m, b) }
+        [Document::Section.new("explain", "Why: latency inside the server, split", [*grids, Document::Text.plain(NOTE)], data)]
       end
 
       private
@@ -39,7 +40,16 @@ module Rackbench
       def row(measurement, breakdown)
         [measurement.label, measurement.concurrency.to_s, split(breakdown.at(50)), split(breakdown.at(99)),
          with_ci(breakdown.queue_ms(50), breakdown.ci(:queue_ms, 50)), with_ci(breakdown.app_ms(50), breakdown.ci(:app_ms, 50)),
-         against_one_thread(measurement, breakdown), ms(breakdown.gc_ms_per_request)]
+         ratio_text(against_one_thread(measurement, breakdown)), ms(breakdown.gc_ms_per_request)]
+      end
+
+      # One cell's figures as numbers: each split ({"total_ms", "queue_ms", "app_ms", "gc_ms"}), the p50s with their intervals.
+      def figures(measurement, breakdown)
+        { "label" => measurement.label, "endpoint" => measurement.endpoint, "concurrency" => measurement.concurrency,
+          "p50" => breakdown.at(50), "p99" => breakdown.at(99),
+          "queue_p50_ms" => breakdown.queue_ms(50), "queue_p50_ci_ms" => breakdown.ci(:queue_ms, 50)&.to_a&.first(2),
+          "app_p50_ms" => breakdown.app_ms(50), "app_p50_ci_ms" => breakdown.ci(:app_ms, 50)&.to_a&.first(2),
+          "app_vs_one_thread" => against_one_thread(measurement, breakdown), "gc_ms_per_request" => breakdown.gc_ms_per_request }
       end
 
       def split(part)
@@ -54,15 +64,17 @@ module Rackbench
         "#{ms(value)} [#{ms(interval.low)}, #{ms(interval.high)}]"
       end
 
-      # App p50 over that of the same server's config with 1 thread (same workers, endpoint and concurrency).
+      def ratio_text(ratio) = ratio ? format("%.2fx", ratio) : "-"
+
+      # App p50 over that of the same server's config with 1 thread (same workers, endpoint and concurrency); nil without one.
       def against_one_thread(measurement, breakdown)
         config = measurement.config || {}
-        return "-" if config["threads"].nil? || config["threads"] == 1
+        return nil if config["threads"].nil? || config["threads"] == 1
 
         _, single = @cells.find { |m, _| one_thread_of?(m, measurement, config["workers"]) }
-        return "-" unless single&.app_ms(50).to_f.positive?
+        return nil unless single&.app_ms(50).to_f.positive?
 
-        format("%.2fx", breakdown.app_ms(50) / single.app_ms(50))
+        breakdown.app_ms(50) / single.app_ms(50)
       end
 
       def one_thread_of?(other, measurement, workers)
