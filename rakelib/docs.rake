@@ -33,7 +33,7 @@ DOCS_DOCTOR_APP = "test/fixtures/doctor/rails_pool"
 
 desc "Regenerate every figure of the README, doc/ and the engine README from the kept runs (each task below)"
 task docs: %w[docs:servers docs:sample docs:tune docs:rate_auto docs:latency docs:doctor docs:seeds docs:calibrate docs:ab
-              docs:explain docs:engine docs:accuracy docs:own_app docs:fresh docs:calibration_simulation]
+              docs:explain docs:engine docs:accuracy docs:own_app docs:fresh docs:calibration_simulation docs:layering]
 
 namespace :docs do
   desc "Make the runs the docs are drawn from (slow): the quick suite, a tune, rate-auto, the closed/open-loop example, " \
