@@ -36,7 +36,7 @@ module Rackbench
         command = "bin/rackbench report #{run["id"]} --results #{dir}"
         sweep = JSON.parse(report_output("#{command} --format json")).fetch("rate_sweeps").first
         columns = %w[endpoint server offered_rate_per_s requests_per_s latency_p50_ms latency_p99_ms]
-        rows = CSV.parse(report_output("#{command} --format csv"), headers: true)
+        rows = CSV.parse(report_output("#{command} --format csv").split("\n\n").first, headers: true) # the cells
                   .select { |row| row["server"].start_with?("#{sweep["config"]} @") }
         <<~MD
           `#{command} --format json`, the first row of `rate_sweeps` (#{sweep["config"]}, #{sweep["endpoint"]}):

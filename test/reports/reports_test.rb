@@ -72,7 +72,7 @@ module Rackbench
     end
 
     def test_csv_has_one_line_per_cell_with_the_ci_bounds_as_numbers
-      rows = CSV.parse(render("csv"), headers: true)
+      rows = CSV.parse(render("csv").split("\n\n").first, headers: true)
       assert_equal 3, rows.size
       figure = cells.first.requests_per_s.round(1)
       assert_equal ["/hello", figure.to_s, "failed"], [rows[0]["endpoint"], rows[0]["requests_per_s"], rows[2]["status"]]
@@ -96,7 +96,7 @@ module Rackbench
       json = JSON.parse(render("json", few))["cells"].first
       assert_equal [300, nil, nil], json.values_at("latency_count", "latency_p99_ms", "latency_p99_9_ms")
       refute_nil json["latency_p50_ms"], "p50 needs 20"
-      csv = CSV.parse(render("csv", few), headers: true).first
+      csv = CSV.parse(render("csv", few).split("\n\n").first, headers: true).first
       assert_nil csv["latency_p99_ms"]
       refute_nil csv["latency_p50_ms"]
     end

@@ -180,21 +180,6 @@ module Rackbench
         "#{run.dig("settings", "scaled", "by")}: #{shown.first(6).join(", ")}#{more}"
       end
 
-      # One per server and reason: a failure stated once.
-      def failures
-        cells.reject(&:ok?).group_by { |m| [m.label, m.reason] }.map do |(label, reason), list|
-          where = list.map { |m| "#{m.endpoint} c=#{m.concurrency}" }
-          { "label" => label, "reason" => reason.to_s, "cells" => where }
-        end
-      end
-
-      def failure_lines
-        failures.map do |f|
-          cells = f["cells"].size > 3 ? "#{f["cells"].size} cells" : f["cells"].join(", ")
-          "FAILED #{f["label"]} (#{cells}): #{f["reason"].lines.first.to_s.strip}"
-        end
-      end
-
       # The run's verdicts, decided once in results/ (Verdicts): throughput of
       # good responses and latency, per block, with their intervals.
       def verdicts = verdict_set.entries

@@ -11,13 +11,16 @@ require_relative "parts/claim_text"
 
 module Rackbench
   module Reports
-    # One self-contained HTML page for a run that answers the question first:
-    # the verdicts (who is faster, by how much, with a 95 % CI, or "no
-    # difference detected"), the warnings with their advice, the cells not
-    # measured (one line per server) and what ran, beside the chart that
-    # answers it (throughput against concurrency with CI bands). Then the
-    # charts the run's shape calls for (Charts::Page), the tables with CIs,
-    # and for a seed suite the article's claims, tables and charts. The
+    # One self-contained HTML page serializing the report document
+    # (RunDocument) answer first: the document's summary sections (a tune
+    # run's answer, the verdicts: who is faster, by how much, with a 95 % CI,
+    # or "no difference detected"; the cells not measured, once per server;
+    # the warnings with their advice), a seed suite's claims and what ran,
+    # beside the chart that answers it. Then every other section in the
+    # document's order, each with the charts that illustrate it (a rate
+    # sweep's knees, the why split), then the charts no section holds
+    # (Charts::Page: scaling, bars, each cell's percentiles and timelines,
+    # memory), and for a seed suite the article's tables and charts. The
     # charts are drawn in the browser by the Vega and Vega-Lite builds,
     # inlined once (no network needed).
     #
@@ -25,19 +28,19 @@ module Rackbench
     class Html < Base
       def self.file_name = "report.html"
 
-      # The document's sections this page places itself; the others go under "Results".
-      PLACED = %w[tune rate_sweep verdicts failures warnings].freeze
-
       def render
         @figures = []
         page = Charts::Page.new(run, cells)
-        summary = Rackbench::Article::Summary.new(run, cells)
         tune = Charts::Tune.new(run, cells)
+        summary = Rackbench::Article::Summary.new(run, cells)
+        charts = { "rate_sweep" => page.rate_sweeps.drop(1), "explain" => page.why.flat_map(&:last) }
+        details = document.details.map { |s| section_html(s, charts.delete(s.id) || []) }
+        details.unshift(%(<h2 id="results">Results</h2>)) unless details.empty?
         body = if tune.charts.empty?
-                 [answer(page, summary), rate_sweep_section(page), scaling_section(page), bars_section(page), cells_section(page),
-                  why_section(page), memory_section(page), results_section, article_section(page, summary)]
+                 [answer(page, summary), *details, scaling_section(page), bars_section(page), cells_section(page),
+                  memory_section(page), article_section(page, summary)]
                else # a tune run: its answer and charts; the probes are the evidence below
-                 [tune_section(tune), results_section]
+                 [answer(nil, summary), %(<div class="grid">#{tune.charts.map { |c| figure(c) }.join}</div>), *details]
                end.join("\n")
         <<~HTML
           <!DOCTYPE html>
@@ -95,16 +98,15 @@ module Rackbench
 
       private
 
-      # The top of the page: what the run found, and the chart that shows it.
+      # The top of the page: the document's summary sections, the article's
+      # claims and what ran, and the chart that shows the answer (page: nil for a tune run).
       def answer(page, summary)
-        lead = page.lead
+        lead = page&.lead
         <<~HTML
           <div class="answer">
           <section class="summary" id="summary">
-          #{verdicts_list}
+          #{document.summary.map { |s| summary_html(s) }.join("\n")}
           #{claims_list(summary)}
-          #{warnings_list}
-          #{failures_list}
           #{what_ran}
           </section>
           #{%(<section class="lead">#{figure(lead)}</section>) if lead}
@@ -112,9 +114,21 @@ module Rackbench
         HTML
       end
 
+      # A summary section: the verdicts with the winner named first, the cells
+      # not measured from the section's data, the others as any section.
+      def summary_html(section)
+        case section.id
+        when "verdicts" then verdicts_list
+        when "failures" then failures_list(section.data)
+        when "warnings" then %(<h2>Warnings</h2><ul class="warnings">#{items(section.parts.flat_map(&:lines))}</ul>)
+        else parts_html(section.parts, heading: "h2")
+        end
+      end
+
+      def items(lines) = lines.map { |l| "<li>#{h(l)}</li>" }.join
+
       def verdicts_list
         list = verdicts
-        return "<h2>Verdicts</h2><p>Nothing to compare: no endpoint and concurrency had two configs measured.</p>" if list.empty?
 
         items = list.map do |v|
           c = v["comparison"]
@@ -151,21 +165,13 @@ module Rackbench
         %(<h2>Against the article#{title}</h2><ul class="claims">#{items.join}</ul>)
       end
 
-      def warnings_list
-        list = document.lines_of("warnings")
-        return "" if list.empty?
-
-        %(<h2>Warnings</h2><ul class="warnings">#{list.map { |w| "<li>#{h(w)}</li>" }.join}</ul>)
-      end
-
-      # One line per server that was not measured, with its reason once
-      # (the first line, cut at SHORT_REASON characters; the rest one click away).
-      def failures_list
-        list = Failures.new(cells).to_a
-        return "" if list.empty?
-
-        items = list.map do |f|
-          short = f.reason.lines.first.to_s.strip
+      # One line per server that was not measured (the failures section's
+      # data, Failures), with its reason once (the first line, cut at
+      # SHORT_REASON characters; the rest one click away).
+      def failures_list(data)
+        items = data.map do |d|
+          f = Failures::Failure.new(*d.values_at("server", "reason", "labels", "cells"))
+          short = f.short_reason
           short = "#{short[0, SHORT_REASON - 3]}..." if short.length > SHORT_REASON
           detail = f.reason == short ? "" : "<details><summary>full reason</summary><pre>#{h(f.reason)}</pre></details>"
           where = h(f.where).sub(h(f.server)) { "<strong>#{h(f.server)}</strong>" }
@@ -191,35 +197,6 @@ module Rackbench
 
       def shell_line(argv) = argv.is_a?(Array) ? argv.join(" ") : argv.to_s
 
-      def tune_section(tune)
-        part = TuneAnswer.new(run)
-        <<~HTML
-          <section class="summary" id="tune">
-          <h2>#{h(part.recommendation)}</h2>
-          <p class="note">#{h(part.intro)}. Each config tried was searched once and the leading ones several times,
-          each search on its own fresh deployments: the knee shown is a rate that met the SLO in a search's confirming
-          probes (the lower median of the searches'), and the interval in brackets says where the knee lies, from the
-          searches (Student t over searches); latency is measured from each request's scheduled send time.</p>
-          #{document.section("tune").parts.grep(Grid).map(&:html).join}
-          #{what_ran}
-          </section>
-          <div class="grid">#{tune.charts.map { |c| figure(c) }.join}</div>
-        HTML
-      end
-
-      # A rate sweep: the knee charts (the first is the lead) and the tables.
-      def rate_sweep_section(page)
-        sweeps = document.sections.select { |s| s.id == "rate_sweep" }
-        return "" if sweeps.empty?
-
-        rest = page.rate_sweeps.drop(1)
-        <<~HTML
-          <h2 id="rate-sweep">Latency against offered rate</h2>
-          <div class="grid">#{rest.map { |c| figure(c) }.join}</div>
-          <details open><summary>Each config's sweep</summary>#{sweeps.map { |s| section_html(s) }.join("\n")}</details>
-        HTML
-      end
-
       def scaling_section(page)
         rest = page.scaling.flatten.drop(1)
         return "" if rest.empty?
@@ -243,43 +220,34 @@ module Rackbench
         %(<h2 id="cells">Each cell: latency by percentile and per-second timeline</h2>#{groups.join("\n")})
       end
 
-      # explain: true: per endpoint, each config's latency inside the server split into queue, app and GC.
-      def why_section(page)
-        return "" if page.why.empty?
-
-        groups = page.why.map do |title, charts|
-          %(<h3>#{h(title)}</h3><div class="grid">#{charts.map { |c| figure(c) }.join}</div>)
-        end
-        %(<h2 id="why">Why: latency inside the server, split</h2>#{groups.join("\n")})
-      end
-
       def memory_section(page)
         return "" if page.memory.empty?
 
         %(<h2 id="memory">Memory</h2><div class="grid">#{page.memory.map { |c| figure(c) }.join}</div>)
       end
 
-      # Every section of the document not placed above: the tables per
-      # endpoint, a mix's members, and any section added later.
-      def results_section
-        rest = document.sections.reject { |s| PLACED.include?(s.id) }
-        return "" if rest.empty?
-
-        %(<h2 id="results">Results</h2>#{rest.map { |s| section_html(s) }.join("\n")})
+      # A section of the document: its title, the charts that illustrate it
+      # (before the first of its kind: the rate sweeps' knees but the lead, the
+      # why split's), its tables and lines.
+      def section_html(section, charts)
+        grid = charts.empty? ? "" : %(<div class="grid">#{charts.map { |c| figure(c) }.join}</div>)
+        "#{"<h3>#{h(section.title)}</h3>" if section.title}#{grid}#{parts_html(section.parts)}"
       end
 
-      def section_html(section)
-        parts = section.parts.map do |part|
+      def parts_html(parts, heading: nil)
+        parts.map do |part|
           next part.html if part.is_a?(Grid)
 
           case part.style
-          when :list then "<ul>#{part.lines.map { |l| "<li>#{h(l)}</li>" }.join}</ul>"
-          when :strong then "<p><strong>#{h(part.lines.join(" "))}</strong></p>"
+          when :list then "<ul>#{items(part.lines)}</ul>"
+          when :strong then strong_html(part.lines.join(" "), heading)
           else "<p>#{part.lines.map { |l| h(l) }.join("<br>")}</p>"
           end
-        end
-        "#{"<h3>#{h(section.title)}</h3>" if section.title}#{parts.join}"
+        end.join
       end
+
+      # A line to stress: a heading of its own in the summary (a tune run's recommendation), bold elsewhere.
+      def strong_html(line, heading) = heading ? "<#{heading}>#{h(line)}</#{heading}>" : "<p><strong>#{h(line)}</strong></p>"
 
       def article_section(page, summary)
         article = summary.article

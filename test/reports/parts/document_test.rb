@@ -9,7 +9,7 @@ require "rackbench/charts/renderer"
 module Rackbench
   module Reports
     # The report is built once as a document of sections; the table,
-    # markdown, html and json formats each write all of it.
+    # markdown, csv, html and json formats each write all of it.
     class DocumentTest < Minitest::Test
       include SeedFixtures
 
@@ -61,9 +61,24 @@ module Rackbench
         assert_includes html, '<td class="left">puma x0:16</td><td>17</td></tr></tbody></table><ul><li>a note</li></ul>'
       end
 
-      def test_csv_stays_one_row_per_cell_for_other_tools
-        rows = CSV.parse(render_with_a_new_section("csv"), headers: true)
+      def test_csv_leads_with_one_row_per_cell_for_other_tools
+        rows = CSV.parse(render_with_a_new_section("csv").split("\n\n").first, headers: true)
         assert_equal(["puma x0:16", "unicorn x4", "thin", "puma x0:5"], rows.map { |r| r["server"] })
+      end
+
+      def test_a_new_section_shows_in_csv_as_a_block_of_its_own
+        blocks = render_with_a_new_section("csv").split("\n\n")
+        assert_includes blocks, "# Queue depth\nConfig,queued\npuma x0:16,17\n# a note\n"
+        assert_includes blocks, "# failures\n# FAILED thin (hello c=10): thin exited before it was ready",
+                        "the failures read as in every other format"
+      end
+
+      def test_every_section_but_the_per_endpoint_tables_follows_the_cells_in_csv
+        document = Reports.fetch("csv").new(stored_run, cells).document
+        titles = render_with_a_new_section("csv").scan(/^# (.+)$/).flatten
+        document.sections.reject { |s| s.id == "results" }.each do |s|
+          assert_includes titles, s.title || s.id, "the #{s.id} section is in the csv"
+        end
       end
 
       def test_a_mix_shows_its_members_in_every_format_that_writes_the_document

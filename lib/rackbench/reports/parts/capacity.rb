@@ -6,8 +6,9 @@ module Rackbench
     # "N MB shared + M MB per worker after K requests" (Capacity), how the
     # mean worker's PSS grew per 1000 requests, the workers that fit the
     # run's capacity memory, CPU time per good request, and with a price and
-    # CPUs the cost per million requests. No section for runs without memory
-    # snapshots (older runs, other hosts).
+    # CPUs the cost per million requests; the same figures as numbers in the
+    # section's data (Capacity#to_h per cell: json). No section for runs
+    # without memory snapshots (older runs, other hosts).
     #
     #   CapacitySection.new(measurements, run.dig("settings", "capacity")).sections
     class CapacitySection
@@ -28,7 +29,7 @@ module Rackbench
            c.workers_fitting&.to_s || "-", number(c.cpu_ms_per_request), number(c.cost_per_million)]
         end
         add_replaced(headers, rows)
-        [Document::Section.new("capacity", "Capacity", [Grid.new(headers, rows, left: 2), Document::Text.plain(NOTE)])]
+        [Document::Section.new("capacity", "Capacity", [Grid.new(headers, rows, left: 2), Document::Text.plain(NOTE)], data)]
       end
 
       NOTE = "Memory at the end of the last window: the workers' mean USS (what one more worker adds) and the rest of " \
@@ -41,6 +42,13 @@ module Rackbench
              "HOURLY --cpus N --memory SIZE)."
 
       private
+
+      # Each cell's capacity as numbers, without the memory samples behind it (those are in the cell's repeats).
+      def data
+        @rows.map do |m, c|
+          { "label" => m.label, "endpoint" => m.endpoint, "concurrency" => m.concurrency, **c.to_h.except("points") }
+        end
+      end
 
       def cost_title
         return "cost/1M req" unless @settings["price_per_hour"] && @settings["cpus"]

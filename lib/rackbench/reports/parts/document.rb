@@ -33,6 +33,11 @@ module Rackbench
         def to_h = { "lines" => lines, "style" => style.to_s }
       end
 
+      # The sections that answer a run's question (the tune answer, the
+      # verdicts, the cells not measured, the warnings): a format that leads
+      # with the answer (html) writes these first, the others after.
+      SUMMARY = %w[tune verdicts failures warnings].freeze
+
       attr_reader :heading, :sections
 
       def initialize(heading, sections = [])
@@ -41,6 +46,8 @@ module Rackbench
       end
 
       def section(id) = sections.find { |s| s.id == id }
+      def summary = sections.select { |s| SUMMARY.include?(s.id) }
+      def details = sections.reject { |s| SUMMARY.include?(s.id) }
 
       # The lines of the section id's Text parts ([] without that section).
       def lines_of(id) = (section(id)&.parts || []).grep(Text).flat_map(&:lines)

@@ -8,8 +8,11 @@ module Rackbench
     # server that could not start fails every cell (in every config) with the
     # same reason, and a report that repeats it in every row buries the
     # results (000's TorqueBox error is 400 characters). Reasons that differ
-    # only by a pid are the same reason. Used by the html and article formats.
+    # only by a pid are the same reason. The report document's "failures"
+    # section (#section) is built from them, so every format states a
+    # failure alike; the article format's notes use them too.
     #
+    #   Failures.new(measurements).section  # => Document::Section "failures", or nil when every cell was measured
     #   Failures.new(measurements).each do |f|
     #     f.server   # "torquebox"
     #     f.reason   # "torquebox cannot run here: ..."
@@ -24,10 +27,25 @@ module Rackbench
 
         # "torquebox (7 cells, 3 configs)"
         def where = "#{server} (#{[cells_text, labels.size > 1 ? "#{labels.size} configs" : nil].compact.join(", ")})"
+
+        # The reason's first line: what a report's line says (the data keeps it whole).
+        def short_reason = reason.lines.first.to_s.strip
+
+        # "FAILED torquebox (7 cells, 3 configs): torquebox cannot run here: ..."
+        def line = "FAILED #{where}: #{short_reason}"
+
+        def to_h = { "server" => server, "reason" => reason, "labels" => labels, "cells" => cells }
       end
 
       def initialize(measurements)
         @measurements = measurements.reject(&:ok?)
+      end
+
+      def section
+        list = to_a
+        return nil if list.empty?
+
+        Document::Section.new("failures", nil, [Document::Text.list(list.map(&:line))], list.map(&:to_h))
       end
 
       # One per server and reason, in plan order.

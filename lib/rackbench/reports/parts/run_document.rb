@@ -6,10 +6,11 @@ module Rackbench
     # and its measurements, in this order: what ran; a tune run's answer
     # (TuneAnswer); a table per endpoint; the latency tail of every cell
     # (LatencyTail; not for a tune run's probes); the members of each traffic mix
-    # (MixBreakdown); fast and slow clients apart (ClientGroups); each rate sweep's curve (RateSweep); the verdicts; the
-    # cells not measured; the warnings. The verdicts, failures and warnings
-    # are taken as text from the report (Base#verdicts, #failure_lines,
-    # #warnings) here and nowhere else: this file only places them.
+    # (MixBreakdown); fast and slow clients apart (ClientGroups); the why
+    # split (WhySection); capacity (CapacitySection); each rate sweep's curve
+    # (RateSweep); the verdicts; the cells not measured (Failures); the
+    # warnings. The verdicts and warnings are taken from the report
+    # (Base#verdicts, #warnings) here and nowhere else: this file only places them.
     #
     #   RunDocument.new(report).document  # => Document
     class RunDocument
@@ -60,7 +61,7 @@ module Rackbench
                               [Document::Text.list(items), Document::Text.plain(@report.verdicts_note)])
       end
 
-      def failures = list("failures", nil, @report.failure_lines)
+      def failures = Failures.new(@report.cells).section
       def warnings = list("warnings", "Warnings", @report.warnings)
 
       def list(id, title, items) = items.empty? ? nil : Document::Section.new(id, title, [Document::Text.list(items)])

@@ -4,7 +4,9 @@ module Rackbench
   module Reports
     # A tune run's answer as stored with the run (Tune::Answer#to_h under
     # settings "tune_answer"): the recommendation, or why there is none, and
-    # every config tried. Empty for any other run. A pure function of the run.
+    # every config tried; the stored answer itself as the section's data
+    # (json: the knee, its interval, p99, PSS and CPU of every config as
+    # numbers). Empty for any other run. A pure function of the run.
     #
     #   TuneAnswer.new(run).sections  # => [Document::Section "tune"], or [] for another run
     #   TuneAnswer.grid(configs, memory_bytes)  # every config tried (Tune::Answer#to_h's configs), a Grid
@@ -85,7 +87,8 @@ module Rackbench
       def sections
         return [] unless any?
 
-        [Document::Section.new("tune", nil, [Document::Text.plain(intro), grid, Document::Text.strong(recommendation)])]
+        [Document::Section.new("tune", nil, [Document::Text.plain(intro), grid, Document::Text.strong(recommendation)],
+                               [@answer])]
       end
 
       def grid = self.class.grid(configs, @answer["memory_bytes"])
