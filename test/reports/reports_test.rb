@@ -100,5 +100,27 @@ module Rackbench
       assert_nil csv["latency_p99_ms"]
       refute_nil csv["latency_p50_ms"]
     end
+
+    Seen = Struct.new(:label, :endpoint, :concurrency, :warnings)
+
+    def engine_warning(text, code) = Measurement::Warning.new("engine", text, nil, nil, code)
+
+    def test_engine_warnings_are_grouped_by_their_code_not_by_their_words
+      cells = [Seen.new("puma", "/a", 4, [engine_warning("open loop served 23 of the 238 requests due", "shortfall")]),
+               Seen.new("thin", "/a", 4, [engine_warning("fell behind its schedule by 40 %", "shortfall"),
+                                          engine_warning("open loop served 23 of the 238 requests due", "slow_start")])]
+      lines = Reports::Base.new(RUN, cells).warnings
+      assert_equal 2, lines.size, lines.join("\n")
+      assert_match(/\(2 cells, e\.g\. /, lines.first, "one line for the code, whatever each cell's words")
+      assert_match(%r{ \(thin /a c=4\)\z}, lines.last)
+    end
+
+    def test_an_engine_warning_takes_its_code_from_the_engines_json_in_the_order_of_its_sentences
+      result = Struct.new(:warnings, :warning_codes).new(["served 23 of 238", "a client stalled"],
+                                                         [{ "code" => "shortfall", "served" => 23 }, { "code" => "stall" }])
+      assert_equal [["served 23 of 238", "shortfall"], ["a client stalled", "stall"]], Measurement::Warnings.coded(result)
+      plain = Struct.new(:warnings).new(["ab's latency percentiles have millisecond resolution"])
+      assert_equal [[plain.warnings.first, nil]], Measurement::Warnings.coded(plain), "wrk and ab give sentences alone"
+    end
   end
 end

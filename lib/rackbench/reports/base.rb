@@ -195,13 +195,13 @@ module Rackbench
 
       VERDICTS_HEADING = "Verdicts (95 % intervals over server starts; see README \"How rackbench decides\")"
 
-      # Warnings grouped by kind and shape: one line each, with how many cells
-      # it concerns, one example and the advice.
+      # Warnings grouped by kind: one line each, with how many cells it
+      # concerns, one example and the advice. A warning with a value is one of
+      # its kind, the worst shown; an engine's is grouped by its code (the
+      # native engine's), else with those of the same words.
       def warnings
         all = cells.flat_map { |m| m.warnings.map { |w| [m, w] } }
-        # a warning with a value is one of its kind, the worst shown; one without (an engine's
-        # text) is grouped with those worded alike
-        all.group_by { |_, w| [w.kind, w.value ? nil : w.message.gsub(/\d[\d.,]*/, "#")] }.map do |_, list|
+        all.group_by { |_, w| [w.kind, w.value ? nil : w.code || w.message] }.map do |_, list|
           m, w = list.max_by { |_, x| x.value.to_f }
           where = "#{m.label} #{m.endpoint} c=#{m.concurrency}"
           count = list.map(&:first).uniq.size

@@ -50,7 +50,7 @@ module Rackbench
     # A condition that makes figures less trustworthy, with what to do about it.
     # value: the figure the message is about (a share, seconds), so a report
     # can pick the worst of a kind without reading numbers back out of text.
-    Warning = Struct.new(:kind, :message, :advice, :value) do
+    Warning = Struct.new(:kind, :message, :advice, :value, :code) do
       def to_s = advice ? "#{message}: #{advice}" : message
     end
 

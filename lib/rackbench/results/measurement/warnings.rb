@@ -34,11 +34,20 @@ module Rackbench
                                                      "(reset: [...], or reset_each: window)")
       end
 
+      # The engine's warnings, each once with in how many repeats it came, and
+      # its code where the engine gave one (the native engine's JSON).
       def engine(measurement)
-        seen = measurement.repeats.flat_map { |r| r.result.warnings.uniq }.tally
-        seen.map do |text, count|
-          Warning.new("engine", text + share(count, measurement.repeats.size), nil)
+        seen = measurement.repeats.flat_map { |r| coded(r.result).uniq }.tally
+        seen.map do |(text, code), count|
+          Warning.new("engine", text + share(count, measurement.repeats.size), nil, nil, code)
         end
+      end
+
+      # [[sentence, code], ...]: the code from the result's warning_codes, in
+      # the order of its warnings; nil for an engine that gave none (wrk, ab).
+      def coded(result)
+        codes = result.respond_to?(:warning_codes) ? Array(result.warning_codes) : []
+        result.warnings.each_with_index.map { |text, i| [text, codes[i]&.fetch("code", nil)] }
       end
 
       def noise(measurement)
