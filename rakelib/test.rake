@@ -31,7 +31,7 @@ module TestQueue
   LAST_RUN = "tmp/test-seconds.json"
   COMMITTED = "rakelib/test-seconds.json"
   # A guess for a file measured nowhere yet, by folder (heaviest first).
-  UNMEASURED_S = { "test/suites/" => 180, "test/targets/servers/jruby" => 120, "test/integration/" => 60,
+  UNMEASURED_S = { "test/suite/builtin/" => 180, "test/targets/servers/jruby" => 120, "test/integration/" => 60,
                    "test/hosts/" => 45, "test/targets/servers/" => 60, "test/cli/" => 30, "test/targets/" => 30,
                    "test/reports/html" => 30, "test/ext/rackbench_load/" => 20, "" => 10 }.freeze
   LOADER = "ARGV.each { |f| require File.expand_path(f) }"

@@ -9,7 +9,7 @@ require "net/http"
 # The bundled rack app on Trinidad (jruby-rack loading Rack 2.2 from
 # Trinidad's gem folder, ahead of the Rack 1.6 it vendors) and the Rails app
 # on TorqueBox are measured under load by the torquebox-2011 smoke run
-# (test/suites/torquebox_2011_test.rb), so no test here starts them again.
+# (test/suite/builtin/torquebox_2011_test.rb), so no test here starts them again.
 class JRubyServersTest < Minitest::Test
   include Rackbench::ServerTestHelpers
 
@@ -51,7 +51,7 @@ class JRubyServersTest < Minitest::Test
   # TorqueBox 4 with its Rack env class renamed for JRuby 9.3 (bin/setup):
   # the bundled rack app under load without an error. (The Rails app on
   # TorqueBox, its hello and fibonacci under load, is measured by the
-  # torquebox-2011 smoke run: test/suites/torquebox_2011_test.rb.)
+  # torquebox-2011 smoke run: test/suite/builtin/torquebox_2011_test.rb.)
   def test_torquebox_4_serves_the_bundled_rack_app_under_load_without_errors
     assert_serves_hello({ "server" => "torquebox", "threads" => 4 }, app: Rackbench::Apps.path("rack"), ready_timeout_s: 150)
     assert_includes @deployment.commands.first, Rackbench::Servers::Torquebox::SERVER_SCRIPT
