@@ -79,7 +79,7 @@ module Rackbench
   autoload :CellKey, "rackbench/suite/cell_key"
   autoload :Runner, "rackbench/trial/runner"
   autoload :Store, "rackbench/store"
-  autoload :Environment, "rackbench/system/environment"
+  autoload :Environment, "rackbench/trial/environment"
   autoload :Pinning, "rackbench/system/pinning"
   autoload :Stats, "rackbench/results/stats"
   autoload :Measurement, "rackbench/results/measurement"

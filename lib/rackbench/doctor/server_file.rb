@@ -4,7 +4,8 @@ module Rackbench
   module Doctor
     # What an app's own server config file (config/puma.rb, config/unicorn.rb)
     # sets, read line by line without running it: workers, threads, preload,
-    # environment and request logging, each with its line. Values come from
+    # environment and request logging, each with its line, by the directives
+    # the server's adapter declares (Servers::Base.facts). Values come from
     # RubyValue: literals, ENV.fetch with a default, and earlier assignments.
     #
     #   file = ServerFile.read(files, "config/puma.rb", env: {})
@@ -13,25 +14,15 @@ module Rackbench
     class ServerFile
       Setting = Struct.new(:value, :line)
 
-      # key => [pattern of the line, how its arguments become the value]
-      DIRECTIVES = {
-        "puma" => {
-          "threads" => [/\Athreads\s*\(?\s*(.+?)\s*\)?\z/, ->(args, value) { value.of("Integer(#{args.split(",").last})") }],
-          "workers" => [/\Aworkers\s*\(?\s*(.+?)\s*\)?\z/, ->(args, value) { value.of("Integer(#{args})") }],
-          "preload" => [/\Apreload_app!\s*\(?\s*(.*?)\s*\)?\z/, ->(args, value) { args.empty? || value.of(args) }],
-          "fork_worker" => [/\Afork_worker\b\s*\(?\s*(.*?)\s*\)?\z/, ->(*) { true }],
-          "environment" => [/\Aenvironment\s*\(?\s*(.+?)\s*\)?\z/, ->(args, value) { value.of(args) }],
-          "log_requests" => [/\A(log_requests|quiet)\b\s*\(?\s*(.*?)\s*\)?\z/, lambda { |args, value|
-            name, arg = args
-            on = arg.empty? || value.of(arg)
-            RubyValue.known?(on) && name == "quiet" ? !on : on
-          }]
-        },
-        "unicorn" => {
-          "workers" => [/\Aworker_processes\s*\(?\s*(.+?)\s*\)?\z/, ->(args, value) { value.of("Integer(#{args})") }],
-          "preload" => [/\Apreload_app\s*\(?\s*(.+?)\s*\)?\z/, ->(args, value) { value.of(args) }]
-        }
-      }.freeze
+      # The servers whose own files doctor reads: {name => "config/NAME.rb"} (their adapters' facts).
+      def self.app_files
+        Servers.names.map { |name| Servers.fetch(name) }.select { |a| a.facts[:config_file] }
+               .to_h { |a| [a.server_name, a.facts[:config_file]] }
+      end
+
+      # How server's config file is read: {key => [pattern of a line, how its arguments become the value]}, or nil.
+      def self.directives(server) = Servers.names.include?(server) ? Servers.fetch(server).facts[:directives] : nil
+
       ASSIGNMENT = /\A([a-z_]\w*)\s*=\s*(.+)\z/
 
       attr_reader :name, :server
@@ -66,7 +57,7 @@ module Rackbench
       # Directives at the top level only: those inside a block (on_worker_boot
       # ...) end with `do` or sit in a nested block, which the patterns skip.
       def directive(line, value, number)
-        DIRECTIVES.fetch(server).each do |key, (pattern, reader)|
+        self.class.directives(server).each do |key, (pattern, reader)|
           m = line.match(pattern) or next
           args = m.captures.size > 1 ? m.captures : m[1]
           @settings[key] = Setting.new(reader.call(args, value), number)

@@ -18,42 +18,30 @@ module Rackbench
     end
 
     # What a server does when neither the suite nor the app's file says.
-    # Read from the server adapter's knob schema (Targets::Knobs: the default
-    # the suite check and `rackbench servers --knobs` use too), so the two
-    # cannot drift; BY_DESIGN holds only what a server has no knob for.
+    # Read from the server's adapter: its knob schema (Targets::Knobs: the
+    # default the suite check and `rackbench servers --knobs` use too), and
+    # for what it has no knob for, its facts (Servers::Base.facts: by_design,
+    # follows, unsaid), so the two cannot drift.
     #
     #   ServerDefaults.value("puma", "threads")        # => 5, puma's knob default
     #   ServerDefaults.value("unicorn", "threads")     # => 1, by design
     #   ServerDefaults.value("passenger", "preload")   # => true: spawn_method's default is smart
     module ServerDefaults
-      # Single-threaded, single-process or always-preloading servers: facts of their design.
-      BY_DESIGN = {
-        "unicorn" => { "threads" => 1 }, "pitchfork" => { "threads" => 1, "preload" => true },
-        "passenger" => { "threads" => 1 }, "thin" => { "workers" => 1, "threads" => 1 }
-      }.freeze
-      # key => [knob, value of it that means true]: a default that follows another knob's.
-      FOLLOWS = { "passenger" => { "preload" => %w[spawn_method smart] } }.freeze
-      # Knob defaults that do not say what the server does, left unknown:
-      # server => {key => why}.
-      UNSAID = {
-        "falcon" => { "threads" => "a reactor thread runs many requests at once on fibers" },
-        "puma" => { "preload" => "the knob's false only means no --preload: puma >= 6 preloads workers by default " \
-                                 "(the preload check reads the version)" }
-      }.freeze
-
       module_function
 
       def value(server, key)
-        return nil if UNSAID.dig(server, key)
+        adapter = Servers.names.include?(server) ? Servers.fetch(server) : nil
+        facts = adapter ? adapter.facts : {}
+        return nil if facts.dig(:unsaid, key)
 
-        schema = Servers.names.include?(server) ? Servers.fetch(server).knob_schema : {}
+        schema = adapter ? adapter.knob_schema : {}
         default = schema[key]&.default
         return default unless default.nil?
 
-        knob, means_true = FOLLOWS.dig(server, key)
+        knob, means_true = facts.dig(:follows, key)
         return schema.fetch(knob).default == means_true if knob
 
-        BY_DESIGN.dig(server, key)
+        facts.dig(:by_design, key)
       end
     end
   end

@@ -12,7 +12,8 @@ module Rackbench
     #   subject = Subject.from_suite(suite, env: ENV.to_h)
     #   subject.files, subject.shapes, subject.env, subject.suite, subject.where_key(["pin"])
     class Subject
-      APP_SERVER_FILES = { "puma" => "config/puma.rb", "unicorn" => "config/unicorn.rb" }.freeze
+      # What doctor knows of each server config (Shape), from the suite, the app's file or the server's default.
+      KEYS = %w[workers threads preload log_requests].freeze
 
       attr_reader :files, :suite, :env, :shapes
 
@@ -57,7 +58,7 @@ module Rackbench
         return [env[framework], env_where(framework)] if env[framework]
         return ["production", "rackbench's servers (--environment production)"] if suite?
 
-        puma = ServerFile.read(files, APP_SERVER_FILES["puma"], server: "puma", env: env)
+        puma = ServerFile.read(files, ServerFile.app_files.fetch("puma"), server: "puma", env: env)
         setting = puma&.[]("environment")
         return [setting.value.to_s, puma.where("environment")] if setting && RubyValue.known?(setting.value)
 
@@ -97,7 +98,7 @@ module Rackbench
         Plan.new(suite).groups.map { |g| [g.server_config, g.server_index] }.uniq.map do |entry, i|
           server = Servers.fetch(entry["server"]).new(entry)
           own = own_file(entry)
-          values = %w[workers threads preload log_requests].to_h do |key|
+          values = KEYS.to_h do |key|
             [key, suite_value(entry, i, key, own)]
           end
           shape(server.label, entry["server"], values, instances: entry.fetch("instances", 1), yjit: entry["yjit"] == true)
@@ -113,9 +114,9 @@ module Rackbench
       end
 
       def app_shapes
-        APP_SERVER_FILES.filter_map do |server, name|
+        ServerFile.app_files.filter_map do |server, name|
           file = ServerFile.read(files, name, server: server, env: env) or next
-          values = %w[workers threads preload log_requests].to_h do |key|
+          values = KEYS.to_h do |key|
             [key, file[key] ? [file[key].value, file.where(key)] : default(server, key)]
           end
           shape(server, server, values, instances: 1, yjit: false)
@@ -129,11 +130,10 @@ module Rackbench
 
       # The app's own server config file a suite entry names (config:), read where doctor can.
       def own_file(entry)
-        kind = entry["server"] == "pitchfork" ? "unicorn" : entry["server"]
-        return nil unless entry["config"] && ServerFile::DIRECTIVES.key?(kind)
+        return nil unless entry["config"] && ServerFile.directives(entry["server"])
 
         app_dir = File.dirname(suite.app_path(entry["app"] || suite["app"]))
-        ServerFile.read(AppFiles.new(app_dir), entry["config"], server: kind, env: env)
+        ServerFile.read(AppFiles.new(app_dir), entry["config"], server: entry["server"], env: env)
       end
 
       def shape(label, server, values, instances:, yjit:)

@@ -7,25 +7,28 @@ module Rackbench
     # the memory figures do not match a preloading production.
     class Preload < Check
       NAME = "preload"
-      PUMA_PRELOAD_DEFAULT = Gem::Version.new("6.0") # puma >= 6 preloads by default with workers > 1
 
       def findings
         shapes.select { |s| s.workers.to_i > 1 && !preloads?(s) }.map do |s|
           note("#{s.label}: #{s.workers} workers without preload: each worker loads the app itself, so memory per " \
                "worker is higher and shares nothing copy-on-write",
-               where: s.where["preload"], fix: s.server == "puma" ? "preload: true (preload_app!)" : "preload: true")
+               where: s.where["preload"], fix: facts(s)[:preload_fix] || "preload: true")
         end
       end
 
       private
 
+      # Said by the suite or file, else from the version on which the server preloads by default (its facts).
       def preloads?(shape)
         return shape.preload unless shape.preload.nil?
-        return false unless shape.server == "puma"
 
-        version = files.gems["puma"] || Servers.fetch("puma").version
-        version && Gem::Version.new(version) >= PUMA_PRELOAD_DEFAULT
+        from = facts(shape)[:preloads_from] or return false
+        adapter = Servers.fetch(shape.server)
+        version = files.gems[adapter.gem_name] || adapter.version
+        version && Gem::Version.new(version) >= Gem::Version.new(from)
       end
+
+      def facts(shape) = Servers.names.include?(shape.server) ? Servers.fetch(shape.server).facts : {}
     end
 
     register("preload", Preload)

@@ -79,6 +79,27 @@ module Rackbench
 
         def starter_entry = { "server" => server_name }.merge(@starter_knobs || {})
 
+        # What doctor knows of the server beside its knobs, declared in its
+        # adapter (inherited, a subclass's own merged over): by_design:
+        # {key => value} fixed by its design (unicorn's one thread); follows:
+        # {key => [knob, value meaning true]} a default that follows another
+        # knob; unsaid: {key => why} a knob default that does not say what the
+        # server does; config_file: the app's own file doctor reads
+        # ("config/puma.rb") and directives: {key => [pattern of a line,
+        # ->(arguments, value) { setting }]} how; preloads_from: the version
+        # from which workers preload by default. And what provenance records:
+        # gems, the gems whose versions a run keeps (its GEM by default).
+        #
+        #   facts by_design: { "threads" => 1 }
+        #   Servers.fetch("unicorn").facts[:by_design]  # => {"threads" => 1}
+        def facts(**given)
+          (@facts ||= {}).merge!(given)
+          { gems: [gem_name].compact }.merge(declared_facts)
+        end
+
+        # The facts this class and its parents declared, the nearest winning.
+        def declared_facts = (superclass.respond_to?(:declared_facts) ? superclass.declared_facts : {}).merge(@facts || {})
+
         def server_name = self::NAME
         def gem_name = self::GEM
 

@@ -17,6 +17,7 @@ module Rackbench
       # Tuned in its hybrid model: forked reactors x threads.
       tunes({ "workers" => [1, 2, 4], "threads" => [1, 2, 4, 8] }, fixed: { "model" => "hybrid" })
       starter 4
+      facts unsaid: { "threads" => "a reactor thread runs many requests at once on fibers" }
 
       def self.supports_unix? = false
 

@@ -26,6 +26,8 @@ module Rackbench
       knob :concurrency_model, :string, default: "process", doc: "process only: threads need Passenger Enterprise"
       # The open-source edition has processes only.
       tunes({ "workers" => [1, 2, 4, 8] })
+      # One thread a process (open source); it preloads when spawn_method is smart, its default.
+      facts by_design: { "threads" => 1 }, follows: { "preload" => %w[spawn_method smart] }, gems: ["passenger"]
 
       class << self
         def path = Executable.find(EXECUTABLE)

@@ -27,6 +27,8 @@ module Rackbench
            doc: "the app's own pitchfork config file (relative to the app's folder), read first; the knobs above override it"
       tunes({ "workers" => [1, 2, 4, 8] })
       starter 3, "workers" => 2
+      # Single-threaded workers that always preload (the mold); its config file reads as unicorn's.
+      facts by_design: { "threads" => 1, "preload" => true }, directives: Servers.fetch("unicorn").facts[:directives]
 
       def command(app:, bind:, dir:)
         config_path = write_config_file(dir, "pitchfork.rb", app: app, body: config_file(bind))

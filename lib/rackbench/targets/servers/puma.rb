@@ -17,6 +17,22 @@ module Rackbench
       knob :config, :string, doc: "the app's own puma config file (relative to the app's folder); the knobs above override it"
       tunes({ "workers" => [0, 1, 2, 4], "threads" => [1, 2, 4, 8, 16] })
       starter 1, "threads" => 5
+      # What doctor reads of an app's own config/puma.rb (Doctor::ServerFile; value: its Doctor::RubyValue).
+      facts unsaid: { "preload" => "the knob's false only means no --preload: puma >= 6 preloads workers by default " \
+                                   "(the preload check reads the version)" },
+            preloads_from: "6.0", preload_fix: "preload: true (preload_app!)", config_file: "config/puma.rb",
+            directives: {
+              "threads" => [/\Athreads\s*\(?\s*(.+?)\s*\)?\z/, ->(args, value) { value.of("Integer(#{args.split(",").last})") }],
+              "workers" => [/\Aworkers\s*\(?\s*(.+?)\s*\)?\z/, ->(args, value) { value.of("Integer(#{args})") }],
+              "preload" => [/\Apreload_app!\s*\(?\s*(.*?)\s*\)?\z/, ->(args, value) { args.empty? || value.of(args) }],
+              "fork_worker" => [/\Afork_worker\b\s*\(?\s*(.*?)\s*\)?\z/, ->(*) { true }],
+              "environment" => [/\Aenvironment\s*\(?\s*(.+?)\s*\)?\z/, ->(args, value) { value.of(args) }],
+              "log_requests" => [/\A(log_requests|quiet)\b\s*\(?\s*(.*?)\s*\)?\z/, lambda { |args, value|
+                name, arg = args
+                on = arg.empty? || value.of(arg)
+                value.class.known?(on) && name == "quiet" ? !on : on
+              }]
+            }
 
       # preload and fork_worker need workers to fork (cluster mode).
       def self.tunable?(config) = !(config["workers"].to_i.zero? && (config["preload"] || config["fork_worker"]))

@@ -18,6 +18,8 @@ module Rackbench
       knob :threads, :whole, min: 0, doc: "run requests on a thread pool of this size (--threaded; default off)"
       knob :max_conns, :whole, min: 0, doc: "maximum connections (--max-conns; default thin's)"
       starter 5
+      # One process, one thread (EventMachine) unless told otherwise.
+      facts by_design: { "workers" => 1, "threads" => 1 }
 
       def command(app:, bind:, **)
         argv = [*gem_bin("thin"), "start", "--rackup", app, "--environment", "production",

@@ -16,6 +16,12 @@ module Rackbench
            doc: "the app's own unicorn config file (relative to the app's folder), read first; the knobs above override it"
       tunes({ "workers" => [1, 2, 4, 8] })
       starter 2, "workers" => 2
+      # Single-threaded workers by design; what doctor reads of an app's own config/unicorn.rb (Doctor::ServerFile).
+      facts by_design: { "threads" => 1 }, config_file: "config/unicorn.rb",
+            directives: {
+              "workers" => [/\Aworker_processes\s*\(?\s*(.+?)\s*\)?\z/, ->(args, value) { value.of("Integer(#{args})") }],
+              "preload" => [/\Apreload_app\s*\(?\s*(.+?)\s*\)?\z/, ->(args, value) { value.of(args) }]
+            }
 
       def command(app:, bind:, dir:)
         config_path = write_config_file(dir, "unicorn.rb", app: app, body: config_file(bind))

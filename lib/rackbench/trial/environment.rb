@@ -4,9 +4,10 @@ require "etc"
 require "socket"
 
 module Rackbench
-  # Provenance: the machine, kernel, Ruby and gem versions a run was measured on.
+  # Provenance: the machine, kernel, Ruby and gem versions a run was measured
+  # on: the apps' frameworks and each server adapter's gem (its own fact).
   module Environment
-    GEMS = %w[rack puma unicorn thin webrick rackup sinatra roda rails falcon pitchfork iodine agoo passenger].freeze
+    FRAMEWORK_GEMS = %w[rack rackup sinatra roda rails].freeze
 
     module_function
 
@@ -35,11 +36,14 @@ module Rackbench
     # Each installed proxy's version, as its adapter reads it (nginx -v, Thruster's gem).
     def proxy_versions = Proxies.all.to_h { |klass| [klass.proxy_name, klass.version] }.compact
 
+    # The installed version of each gem a run may use (those not installed left out).
     def gem_versions
-      GEMS.to_h do |g|
+      gems.to_h do |g|
         spec = Gem::Specification.find_all_by_name(g).max_by(&:version)
         [g, spec&.version&.to_s]
       end.compact
     end
+
+    def gems = (FRAMEWORK_GEMS + Servers.names.flat_map { |n| Servers.fetch(n).facts.fetch(:gems) }).uniq
   end
 end
