@@ -117,6 +117,13 @@ module Rackbench
           nil
         end
 
+        # The newest gemspec of name installed in gem_home (a folder of vendor/
+        # outside the app's bundle: itsi, mongrel, the JRuby servers), or nil.
+        def vendored_gem_spec(gem_home, name = gem_name)
+          Dir[File.join(gem_home, "specifications", "#{name}-[0-9]*.gemspec")]
+            .filter_map { |f| Gem::Specification.load(f) }.select { |s| s.name == name }.max_by(&:version)
+        end
+
         # Why this server cannot run here, or nil when it can.
         def unavailable_reason
           return nil if installed?

@@ -25,10 +25,7 @@ module Rackbench
         # from vendor/itsi, outside the app's bundle
         def runs_in_app_bundle? = false
 
-        def gem_spec
-          specs = Dir[File.join(GEM_HOME, "specifications", "itsi-server-*.gemspec")]
-          specs.map { |f| Gem::Specification.load(f) }.max_by(&:version)
-        end
+        def gem_spec = vendored_gem_spec(GEM_HOME)
 
         def unavailable_reason
           return nil if installed?

@@ -26,9 +26,7 @@ module Rackbench
         # from vendor/mongrel, outside the app's bundle
         def runs_in_app_bundle? = false
 
-        def gem_spec
-          Dir[File.join(GEM_HOME, "specifications", "mongrel-*.gemspec")].map { |f| Gem::Specification.load(f) }.max_by(&:version)
-        end
+        def gem_spec = vendored_gem_spec(GEM_HOME)
 
         def unavailable_reason
           return nil if installed?

@@ -23,10 +23,7 @@ module Rackbench
 
         def gem_home = File.join(ROOT, "vendor", "jruby", server_name)
 
-        def gem_spec(name = gem_name)
-          Dir[File.join(gem_home, "specifications", "#{name}-[0-9]*.gemspec")]
-            .filter_map { |f| Gem::Specification.load(f) }.select { |s| s.name == name }.max_by(&:version)
-        end
+        def gem_spec(name = gem_name) = vendored_gem_spec(gem_home, name)
 
         def installed? = !jruby_path.nil? && !gem_spec.nil?
 
