@@ -30,11 +30,5 @@ module Rackbench
       error = assert_raises(ConfigError) { load_suite([{ "service" => "upstream" }, { "service" => "postgres", "port" => 5 }]) }
       assert_match(/services\.1\.port service postgres: unknown key "port"/, error.message)
     end
-
-    def test_the_upstream_demand_of_a_suite_is_its_most_clients_over_the_delay
-      suite = Suite.new(suite_yaml("concurrency" => [4, 50], "services" => [{ "service" => "upstream", "delay_ms" => 100 }]))
-      assert_in_delta 500.0, Services::Upstream.demand_per_s(suite)
-      assert_in_delta 0.0, Services::Upstream.demand_per_s(Suite.new(suite_yaml))
-    end
   end
 end

@@ -19,16 +19,6 @@ module Rackbench
       knob :delay_ms, :number, min: 0, default: 50, doc: "delay before each answer, as a remote site would add (ms)"
       knob :body_bytes, :number, min: 0, default: 16_384, doc: "size of the page it answers (bytes)"
 
-      # The request rate a suite can ask of it at most: every client waiting on
-      # one upstream call at a time, each call taking delay_ms.
-      def self.demand_per_s(suite)
-        entries = (suite["services"] || []).select { |s| s["service"] == NAME }
-        return 0.0 if entries.empty?
-
-        clients = Plan.new(suite).cells.map(&:concurrency).max.to_i
-        entries.map { |e| clients * 1000.0 / new(e).setting(:delay_ms).to_f.clamp(1, nil) }.max
-      end
-
       attr_reader :target
 
       def start(supervisor, dir)
