@@ -116,10 +116,10 @@ module Rackbench
     end
 
     def test_an_engine_warning_takes_its_code_from_the_engines_json_in_the_order_of_its_sentences
-      result = Struct.new(:warnings, :warning_codes).new(["served 23 of 238", "a client stalled"],
-                                                         [{ "code" => "shortfall", "served" => 23 }, { "code" => "stall" }])
+      result = Result.new(warnings: ["served 23 of 238", "a client stalled"],
+                          warning_codes: [{ "code" => "shortfall", "served" => 23 }, { "code" => "stall" }])
       assert_equal [["served 23 of 238", "shortfall"], ["a client stalled", "stall"]], Measurement::Warnings.coded(result)
-      plain = Struct.new(:warnings).new(["ab's latency percentiles have millisecond resolution"])
+      plain = Result.new(warnings: ["ab's latency percentiles have millisecond resolution"])
       assert_equal [[plain.warnings.first, nil]], Measurement::Warnings.coded(plain), "wrk and ab give sentences alone"
     end
   end

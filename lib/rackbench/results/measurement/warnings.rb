@@ -43,10 +43,11 @@ module Rackbench
         end
       end
 
-      # [[sentence, code], ...]: the code from the result's warning_codes, in
-      # the order of its warnings; nil for an engine that gave none (wrk, ab).
+      # [[sentence, code], ...]: the code from the result's warning_codes
+      # (Result#warning_codes), in the order of its warnings; nil for an engine
+      # that gave none (wrk, ab, a run stored before the engine gave codes).
       def coded(result)
-        codes = result.respond_to?(:warning_codes) ? Array(result.warning_codes) : []
+        codes = Array(result.warning_codes)
         result.warnings.each_with_index.map { |text, i| [text, codes[i]&.fetch("code", nil)] }
       end
 
