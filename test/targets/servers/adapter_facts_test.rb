@@ -18,7 +18,7 @@ module Rackbench
     def test_tune_knows_the_servers_whose_adapters_say_what_to_tune
       assert_equal "puma", Tune::Space.servers.first, "tune's default server comes first"
       assert_equal Servers.all.select(&:tune_space).map(&:server_name).sort, Tune::Space.servers.sort
-      assert_equal %w[yjit preload fork_worker], Tune::Space.switches
+      assert_equal %w[yjit malloc preload fork_worker], Tune::Space.switches
     end
 
     def test_every_starter_entry_is_a_config_its_server_accepts_and_each_rank_is_taken_once
