@@ -2,7 +2,7 @@
 
 module Rackbench
   module CLI
-    class Servers
+    class Servers < Command
       # `rackbench servers --knobs`: every key a suite takes, then every knob
       # of every server, proxy and service, each as its Knob declares it
       # (what it takes, its default, its meaning): printed from the

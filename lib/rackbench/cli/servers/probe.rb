@@ -7,7 +7,7 @@ require "time"
 
 module Rackbench
   module CLI
-    class Servers
+    class Servers < Command
       # Tries each adapter for real: `rackbench servers --probe` starts every
       # server that can run here (default config, a hello app) and every proxy
       # (in front of two puma instances), asks for /hello 20 times, stops it,
