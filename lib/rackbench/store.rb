@@ -19,11 +19,17 @@ module Rackbench
   #
   # The schema is versioned by Sequel migrations, one file each in
   # store/migrations/ (NNN_name.rb); the database's schema_info says how far it is.
+  #
+  # Nothing secret is stored: everything written passes through the run's
+  # Redaction (its suite's Secrets as markers). A window's histograms and
+  # series are stored compact (Compact); the reader takes both forms.
   class Store
     DEFAULT_DIR = "rackbench-results"
     FILE = "rackbench.sqlite3"
     MIGRATIONS = Dir[File.join(__dir__, "store", "migrations", "*.rb")].freeze
     require_relative "store/location"
+    require_relative "store/redaction"
+    require_relative "store/compact"
 
     attr_reader :location
 
@@ -31,6 +37,7 @@ module Rackbench
     def initialize(location = Location.default)
       @location = location.is_a?(Location) ? location : Location.new(location)
       @db = @location.connect
+      @redactions = {}
       migrate
     end
 
@@ -49,16 +56,19 @@ module Rackbench
 
     # plan: the Plan whose cells the run measures, stored with it (resume
     # and reports read them back: #planned_cells); nil for a tune run, whose
-    # cells are found as it goes.
+    # cells are found as it goes. The suite's secrets are kept out of all
+    # the run's rows (#redaction).
     def create_run(suite:, settings:, machine:, pinning:, plan: nil)
-      suite_yaml = File.exist?(suite.path.to_s) ? File.read(suite.path) : nil
+      hide = redaction(Suite::Secrets.of(suite))
+      suite_yaml = File.exist?(suite.path.to_s) ? hide.yaml(File.read(suite.path)) : nil
       id = @db.transaction do
         id = @db[:runs].insert(suite: suite.name, suite_path: suite.path, suite_yaml: suite_yaml,
-                               settings_json: settings.to_json, machine_json: machine.to_json,
+                               settings_json: hide.data(settings).to_json, machine_json: hide.data(machine).to_json,
                                pinning_json: pinning.to_json, dir: "", status: "running", started_at: now)
-        @db[:planned_cells].multi_insert(plan.cells.map { |cell| planned_row(id, cell) }) if plan
+        @db[:planned_cells].multi_insert(plan.cells.map { |cell| planned_row(id, cell, hide) }) if plan
         id
       end
+      @redactions[id] = hide
       run_dir = File.join(dir, "runs", id.to_s)
       FileUtils.mkdir_p(run_dir)
       @db[:runs].where(id: id).update(dir: run_dir)
@@ -78,7 +88,15 @@ module Rackbench
     # Adds keys to a run's settings (a tune run's answer, once it is decided).
     def merge_settings(id, extra)
       settings = run(id)["settings"] || {}
-      @db[:runs].where(id: id).update(settings_json: settings.merge(extra).to_json)
+      @db[:runs].where(id: id).update(settings_json: settings.merge(redaction_of(id).data(extra)).to_json)
+    end
+
+    # What keeps secrets (Suite::Secrets) out of this store, as markers
+    # keyed with the store's own key; by default env names that look secret
+    # and URL passwords only.
+    def redaction(secrets = Suite::Secrets.none)
+      @store_key ||= @db[:store_keys].where(name: "redaction").get(:value)
+      Redaction.new(secrets, key: @store_key)
     end
 
     # A run ends "finished", "interrupted" (ended_by a signal) or "failed"
@@ -86,32 +104,37 @@ module Rackbench
     # disk), with the error's message as its reason.
     def finish_run(id, status, ended_by: nil)
       failed = ended_by.is_a?(StandardError)
-      @db[:runs].where(id: id).update(status: failed ? "failed" : status, reason: failed ? ended_by.message : nil,
-                                      finished_at: now)
+      @db[:runs].where(id: id).update(status: failed ? "failed" : status,
+                                      reason: failed ? redaction_of(id).text(ended_by.message) : nil, finished_at: now)
     end
 
-    # A resumed run (Resume) is running again until it finishes.
-    def reopen_run(id)
+    # A resumed run (Resume) is running again until it finishes; suite: the
+    # Suite it runs, whose secrets stay out as at its start.
+    def reopen_run(id, suite: nil)
+      @redactions[Integer(id)] = redaction(Suite::Secrets.of(suite)) if suite
       @db[:runs].where(id: id).update(status: "running", reason: nil, finished_at: nil)
       run(id)
     end
 
     # record: a Hash with the cells columns (json fields as Ruby objects).
     def add_cell(run_id, record)
-      row = record.transform_keys(&:to_s)
-      %w[config result resources].each { |k| row["#{k}_json"] = row.delete(k)&.to_json }
+      row = redaction_of(run_id).data(record.transform_keys(&:to_s))
+      %w[config result resources].each { |k| row["#{k}_json"] = row.delete(k)&.then { |v| Compact.pack(v).to_json } }
       %w[server_command engine_command].each { |k| row[k] = row[k].to_json if row[k].is_a?(Array) }
       row["run_id"] = run_id
       row["finished_at"] ||= now
       @db[:cells].insert(row.transform_keys(&:to_sym))
     end
 
-    # One measured window of the cell at position (a Measurement::Repeat).
+    # One measured window of the cell at position (a Measurement::Repeat),
+    # its histograms and series compact (Compact).
     def add_repeat(run_id, position, repeat)
+      hide = redaction_of(run_id)
       @db[:repeats].insert(run_id: run_id, position: position, idx: repeat.index, deployment: repeat.deployment,
-                           round: repeat.round, result_json: repeat.result.to_h.to_json,
-                           resources_json: repeat.resources.to_json, noise_json: repeat.noise.to_json,
-                           drain_s: repeat.drain_s, started_at: repeat.started_at)
+                           round: repeat.round, result_json: Compact.pack(hide.data(repeat.result.to_h)).to_json,
+                           resources_json: Compact.pack(hide.data(repeat.resources)).to_json,
+                           noise_json: hide.data(repeat.noise).to_json, drain_s: repeat.drain_s,
+                           started_at: repeat.started_at)
     end
 
     # {position => [Measurement::Repeat]} of a run.
@@ -121,7 +144,8 @@ module Rackbench
         list.map do |r|
           Measurement::Repeat.new(
             index: r["idx"], deployment: r["deployment"], round: r["round"], drain_s: r["drain_s"],
-            result: Result.from_h(JSON.parse(r["result_json"])), resources: JSON.parse(r["resources_json"] || "{}"),
+            result: Result.from_h(Compact.unpack(JSON.parse(r["result_json"]))),
+            resources: Compact.unpack(JSON.parse(r["resources_json"] || "{}")),
             noise: JSON.parse(r["noise_json"] || "null"), started_at: r["started_at"]
           )
         end
@@ -168,7 +192,7 @@ module Rackbench
 
     def cells(run_id)
       rows(@db[:cells].where(run_id: run_id).order(:position)).map do |r|
-        %w[config result resources].each { |k| r[k] = r.delete("#{k}_json")&.then { |j| JSON.parse(j) } }
+        %w[config result resources].each { |k| r[k] = r.delete("#{k}_json")&.then { |j| Compact.unpack(JSON.parse(j)) } }
         %w[server_command engine_command].each { |k| r[k] = JSON.parse(r[k]) if r[k]&.start_with?("[") }
         r
       end
@@ -211,11 +235,14 @@ module Rackbench
                   "reason" => "the run stopped after #{repeats.size} repeat(s) of this cell")
     end
 
-    def planned_row(run_id, cell)
-      columns = cell.key.columns
+    def planned_row(run_id, cell, hide)
+      columns = hide.data(cell.key.columns)
       columns.merge("run_id" => run_id, "position" => cell.index, "config_json" => columns.delete("config").to_json,
-                    "endpoint_json" => cell.endpoint.to_json).transform_keys(&:to_sym)
+                    "endpoint_json" => hide.data(cell.endpoint).to_json).transform_keys(&:to_sym)
     end
+
+    # The run's Redaction: its suite's (#create_run, #reopen_run), else the Secrets of none.
+    def redaction_of(run_id) = @redactions[Integer(run_id)] ||= redaction
 
     def decode_run(row)
       %w[settings machine pinning].each { |k| row[k] = JSON.parse(row.delete("#{k}_json") || "null") }

@@ -6,6 +6,8 @@ require_relative "suite/own_app_keys"
 require_relative "suite/host_keys"
 require_relative "suite/scaling"
 require_relative "suite/keys"
+require_relative "suite/env_file"
+require_relative "suite/secrets"
 
 module Rackbench
   # A suite file, read and validated. Errors name the file, the line and the key.
@@ -96,6 +98,15 @@ module Rackbench
     end
 
     def server_configs = @data["servers"]
+
+    # The env every server gets: the env_file's variables, then env:'s.
+    def env = env_file.merge((@data["env"] || {}).to_h { |k, v| [k.to_s, v.to_s] })
+
+    # The env_file's variables ({} without one), read from the file beside
+    # the suite each time a Suite is made: never part of data, so never stored.
+    def env_file
+      @env_file ||= @data["env_file"] ? EnvFile.read(File.expand_path(@data["env_file"], File.dirname(path))) : {}
+    end
 
     # Path of the config.ru to serve (a server entry may name its own app).
     def app_path(app = @data["app"])

@@ -3,6 +3,7 @@
 require "test_helper"
 require "sequel"
 require_relative "../store/store_examples"
+require_relative "../store/store_format_examples"
 require_relative "../reports/seed_fixtures"
 
 module Rackbench
@@ -11,6 +12,7 @@ module Rackbench
   # in a database of its own; and a run moved from SQLite renders the same.
   class StorePostgresTest < Minitest::Test
     include StoreExamples
+    include StoreFormatExamples
 
     # One cluster for the whole class, stopped when the class's tests end
     # (Minitest runs a class's tests together): left running, it would be a

@@ -3,11 +3,13 @@
 require "test_helper"
 require "sequel"
 require_relative "store_examples"
+require_relative "store_format_examples"
 
 module Rackbench
   # The embedded default: a SQLite file in the results folder.
   class StoreTest < Minitest::Test
     include StoreExamples
+    include StoreFormatExamples
 
     def open_store = Store.new(tmpdir)
 
@@ -52,6 +54,30 @@ module Rackbench
       assert_equal [200.0, "puma x0:4", { "server" => "puma", "threads" => 4 }],
                    [swept["offered_rate_per_s"], swept["config_label"], swept["config"]]
       assert_equal [nil, "webrick"], [plain["offered_rate_per_s"], plain["config_label"]]
+      store.close
+    end
+
+    # A run stored by rackbench before compact windows (schema 5: three
+    # cells of a traffic mix and a failed config, two windows each; made with
+    # the code of that day): it opens, every window is converted, and reads
+    # back exactly as that rackbench read it, so every report is unchanged.
+    def test_a_run_stored_before_compact_windows_reads_back_as_it_was_stored
+      dir = File.join(tmpdir, "schema5")
+      FileUtils.cp_r(File.join(ROOT, "test", "fixtures", "store", "schema5"), dir)
+      raw = Sequel.sqlite(File.join(dir, Store::FILE)) { |db| db[:repeats].order(:position, :idx).all }
+      store = Store.new(dir)
+      repeats = store.repeats(1).values.flatten
+      assert_equal raw.size, repeats.size
+      raw.zip(repeats).each do |row, repeat|
+        assert_equal JSON.generate(Result.from_h(JSON.parse(row[:result_json])).to_h), JSON.generate(repeat.result.to_h)
+        assert_equal row[:resources_json], JSON.generate(repeat.resources)
+      end
+      converted = Sequel.sqlite(File.join(dir, Store::FILE)) { |db| db[:repeats].select_map(:result_json) }
+      assert converted.all? { |json| json.include?('"histogram":"HISTFAAA') }, "every window converted"
+      assert_operator converted.sum(&:bytesize), :<, raw.sum { |r| r[:result_json].bytesize } / 3
+      report = JSON.parse(Reports.fetch("json").new(store.run(1), store.measurements(1)).render)
+      assert_equal(raw.map { |r| JSON.parse(r[:result_json])["histogram"] },
+                   report["cells"].flat_map { |c| c["repeats"].map { |r| r["result"]["histogram"] } })
       store.close
     end
 

@@ -19,6 +19,24 @@ module Rackbench
       assert_includes error.message, message
     end
 
+    def test_an_env_file_beside_the_suite_gives_every_server_its_variables_and_env_adds_to_them
+      File.write(File.join(tmpdir, "app.env"), "SECRET_KEY_BASE=abc123\nDATABASE_URL=postgres://app:pw@127.0.0.1/app\n")
+      suite, = load_suite("env_file" => "app.env", "env" => { "RAILS_ENV" => "production", "THREADS" => 4 })
+      assert_equal({ "SECRET_KEY_BASE" => "abc123", "DATABASE_URL" => "postgres://app:pw@127.0.0.1/app",
+                     "RAILS_ENV" => "production", "THREADS" => "4" }, suite.env)
+      refute suite.data.to_s.include?("abc123"), "the file's values are never part of the suite's data"
+    end
+
+    def test_a_bad_env_file_or_public_env_names_its_line_and_key
+      assert_rejected({ "env_file" => "missing.env" }, "env_file", "missing.env: No such file or directory")
+      File.write(File.join(tmpdir, "bad.env"), "A=1\noops\n")
+      assert_rejected({ "env_file" => "bad.env" }, "env_file", "bad.env:2: expected NAME=VALUE")
+      File.write(File.join(tmpdir, "app.env"), "SECRET_KEY_BASE=abc\n")
+      assert_rejected({ "env_file" => "app.env", "env" => { "SECRET_KEY_BASE" => "x" } }, "env.SECRET_KEY_BASE",
+                      "is also set in env_file app.env: keep one")
+      assert_rejected({ "public_env" => ["API KEY"] }, "public_env.0", "must be an env name")
+    end
+
     def test_bad_own_app_keys_name_their_line_and_key
       assert_rejected({ "env" => { "RAILS_ENV" => %w[a b] } }, "env.RAILS_ENV", "must be a string or number")
       assert_rejected({ "setup" => ["bin/rails db:prepare", 3] }, "setup.1", "must be a command")

@@ -30,6 +30,19 @@ module Rackbench
       assert_equal planned_then.cells.map(&:key), plan.cells.map(&:key)
     end
 
+    def test_a_resumed_run_gets_its_secrets_back_from_the_suite_file_and_its_env_file
+      File.write(File.join(tmpdir, "app.env"), "API_TOKEN=tok-0a9b8c7d6e\n")
+      path = write_suite("env" => { "SECRET_KEY_BASE" => "skb-5e4d3c2b1a", "DATABASE_URL" => "postgres://app:pw-1f@h/app" },
+                         "env_file" => "app.env")
+      suite = Suite.load(path)
+      run = interrupted_run(suite, Plan.new(suite))
+      assert_equal suite.env, Resume.new(@store, run["id"]).suite.env
+
+      File.write(path, File.read(path).sub("skb-5e4d3c2b1a", "skb-changed"))
+      error = assert_raises(ConfigError) { Resume.new(@store, run["id"]).suite }
+      assert_match(/\Arun #{run["id"]}: #{Regexp.escape(path)}: env\.SECRET_KEY_BASE: its value was kept secret/, error.message)
+    end
+
     def test_a_run_stored_without_its_plan_cannot_be_resumed_and_says_why
       suite = Suite.load(write_suite)
       run = interrupted_run(suite, nil)

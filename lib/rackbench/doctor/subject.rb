@@ -34,7 +34,7 @@ module Rackbench
       # The suite's servers get this process's environment with the suite's env: over it.
       def self.from_suite(suite, env: ENV.to_h)
         new(AppFiles.new(File.dirname(suite.app_path)), suite: suite,
-                                                        env: env.merge(suite["env"].to_h { |k, v| [k.to_s, v.to_s] }))
+                                                        env: env.merge(suite.env))
       end
 
       def self.from_app(dir, env: ENV.to_h) = new(AppFiles.new(dir), suite: nil, env: env)

@@ -22,6 +22,9 @@ module Rackbench
       # The app's own needs (OwnApp): env vars of every server, commands run
       # once before the first deployment, the path that answers once it is ready.
       key("env", :mapping, default: {}, doc: "environment variables of every server"),
+      # Secrets: values never stored; a name that looks secret is kept out unless public_env: lists it.
+      key("env_file", :string, doc: "a file of NAME=VALUE lines every server gets (beside the suite); never stored"),
+      key("public_env", :list, doc: "env names stored as typed though they look secret (KEY, TOKEN, ...)"),
       key("setup", :list, doc: "commands run once before the first deployment"),
       key("reset", :list, doc: "commands that reset the app's data before each start (or window)"),
       key("reset_each", :one_of, values: %w[start window], doc: "when reset: runs"),

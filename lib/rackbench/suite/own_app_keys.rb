@@ -38,6 +38,21 @@ module Rackbench
         (@data["env"] || {}).each do |k, v|
           raise error(["env", k], "must be a string or number, got #{v.inspect}") if v.is_a?(Hash) || v.is_a?(Array) || v.nil?
         end
+        validate_list("public_env") { |name| name.is_a?(String) && name.match?(/\A\w+\z/) ? nil : "must be an env name" }
+        validate_env_file
+      end
+
+      # env_file: readable, NAME=VALUE lines (EnvFile), no name also in env:.
+      def validate_env_file
+        return unless @data["env_file"]
+
+        vars = begin
+          env_file
+        rescue ConfigError => e
+          raise error(["env_file"], e.message)
+        end
+        both = (@data["env"] || {}).keys.map(&:to_s) & vars.keys
+        raise error(["env", both.first], "is also set in env_file #{@data["env_file"]}: keep one") unless both.empty?
       end
 
       def validate_requests

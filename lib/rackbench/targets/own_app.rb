@@ -39,8 +39,8 @@ module Rackbench
       end.to_h
     end
 
-    # The env every server process gets: the services' then the suite's.
-    def env(service_env) = service_env.merge(@suite["env"].to_h { |k, v| [k.to_s, v.to_s] })
+    # The env every server process gets: the services' then the suite's (its env_file's, then env:'s).
+    def env(service_env) = service_env.merge(@suite.env)
 
     # Runs each setup: command once with sh, in the suite app's folder; the
     # first that fails (or outlives SETUP_TIMEOUT_S) stops the run.

@@ -26,9 +26,12 @@ module Rackbench
     def id = run["id"]
 
     # The suite rebuilt from the run's settings (overrides and scaling already
-    # applied, the drawn seed kept), so the order is the same.
+    # applied, the drawn seed kept), so the order is the same. Values the
+    # store kept secret come back from the suite file as it is now (checked
+    # against their markers), an env_file's from the file beside it.
     def suite
       data = run["settings"].slice(*Suite::KEYS.keys)
+      data = restore_secrets(data) if Store::Redaction.marked?(JSON.generate(data))
       Suite.new(data.to_yaml, path: run["suite_path"] || "(run #{id})")
     end
 
@@ -58,6 +61,15 @@ module Rackbench
     end
 
     private
+
+    def restore_secrets(data)
+      path = run["suite_path"].to_s
+      typed = File.file?(path) ? Psych.safe_load_file(path) : {}
+      typed = {} unless typed.is_a?(Hash)
+      @store.redaction(Suite::Secrets.new(typed)).restore(data, typed)
+    rescue ConfigError => e
+      raise ConfigError, "run #{id}: #{path}: #{e.message}"
+    end
 
     def check_resumable!
       unless RESUMABLE.include?(run["status"])

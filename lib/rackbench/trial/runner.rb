@@ -70,7 +70,7 @@ module Rackbench
       reason = @engine.unavailable_reason
       raise ConfigError, "engine #{@engine.name}: #{reason}" if reason
 
-      @run = if @resume then store.reopen_run(@resume.id)
+      @run = if @resume then store.reopen_run(@resume.id, suite: suite)
              else store.create_run(suite: suite, settings: settings, machine: machine, pinning: pinning.to_h, plan: plan)
              end
       emit(:run_started, @run, plan)
