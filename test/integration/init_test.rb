@@ -34,8 +34,8 @@ module Rackbench
 
     def test_variables_and_paths_given_make_a_suite_that_runs_from_a_clean_shell
       app = fixture_app("pooled")
-      status, out, pid = init(app, "--env", "WEB_CONCURRENCY=0", "--env", "MAX_THREADS=2", "--path", "/health",
-                              "--path", "/items")
+      status, out, pid = init(app, "--env", "WEB_CONCURRENCY=0", "--env", "MAX_THREADS=2", "--env", "API_TOKEN=tok-5f4e3d2c1b",
+                              "--path", "/health", "--path", "/items")
       assert status.success?, out
       assert_includes out, "  puma: started\n"
       assert_includes out, "  endpoints: /health (200), /items (200)\n  left out /: answered 500\n"
@@ -47,6 +47,10 @@ module Rackbench
 
       suite = YAML.safe_load_file(File.join(app, "rackbench.yml"))
       assert_equal({ "WEB_CONCURRENCY" => "0", "MAX_THREADS" => "2" }, suite["env"])
+      assert_equal "rackbench.env", suite["env_file"], "a secret goes to the env file the suite names, not into it"
+      assert_equal "API_TOKEN=tok-5f4e3d2c1b\n", File.read(File.join(app, "rackbench.env"))
+      assert_equal 0o600, File.stat(File.join(app, "rackbench.env")).mode & 0o777
+      assert_includes out, "wrote #{File.join(app, "rackbench.env")} (API_TOKEN)"
       assert_equal([{ "path" => "/health", "expect_status" => 200 }, { "path" => "/items", "expect_status" => 200 }],
                    suite["endpoints"])
       assert_equal [{ "server" => "puma", "threads" => 5 }], suite["servers"]
@@ -60,6 +64,7 @@ module Rackbench
                                    chdir: app, env: { "WEB_CONCURRENCY" => nil, "MAX_THREADS" => nil, "THREADS" => nil })
       assert status.success?, out
       assert_match(/^puma x0:5\s+4\s+[\d,.]+/, out)
+      refute_includes File.binread(File.join(tmpdir, "results", Store::FILE)), "tok-5f4e3d2c1b"
       assert_nothing_left(pid)
     end
 

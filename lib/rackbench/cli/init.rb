@@ -27,18 +27,33 @@ module Rackbench
         dir = parse
         detection = Rackbench::Init::Detection.new(dir)
         path = @output || File.join(detection.dir, "rackbench.yml")
-        raise ConfigError, "#{path} exists: pass --force to replace it, or --output FILE" if File.exist?(path) && !@force
-
+        env_path = path.sub(/(\.ya?ml)?\z/, ".env")
         starter = starter_for(detection)
+        [path, (env_path unless starter.env_parts.last.empty?)].compact.each do |file|
+          raise ConfigError, "#{file} exists: pass --force to replace it, or --output FILE" if File.exist?(file) && !@force
+        end
         @out.puts "rackbench init: #{detection.framework} app in #{dir}; servers in its bundle: " \
                   "#{starter.servers.empty? ? "none" : starter.servers.join(", ")}"
         starter.probe! if @probe
-        File.write(path, Rackbench::Init::SuiteText.new(starter).to_s)
+        File.write(path, Rackbench::Init::SuiteText.new(starter, env_file: File.basename(env_path)).to_s)
+        write_env_file(starter, env_path)
         report(starter, path)
         0
       end
 
       private
+
+      # The secrets the app needs (Starter#env_parts), in the env file the
+      # suite names, readable by this user only.
+      def write_env_file(starter, env_path)
+        secret = starter.env_parts.last
+        return if secret.empty?
+
+        File.write(env_path, Suite::EnvFile.text(secret), perm: 0o600)
+        File.chmod(0o600, env_path)
+        @out.puts "wrote #{env_path} (#{secret.keys.join(", ")}): the suite reads it (env_file:); never stored, " \
+                  "keep it out of version control"
+      end
 
       def starter_for(detection)
         results = Store::Location.new(@results).dir

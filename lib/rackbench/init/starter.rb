@@ -19,6 +19,7 @@ module Rackbench
     #   starter.dropped    # {"/" => "answered 500"}
     #   starter.outcomes   # [Boot::Outcome puma (started), Boot::Outcome iodine (its reason)]
     #   starter.needed     # {"THREADS" => ["iodine"]}: variables the app stopped without
+    #   starter.env_parts  # [{"RAILS_ENV" => "production"}, {"SECRET_KEY_BASE" => "..."}]: suite's env:, env file
     class Starter
       SETUP_TIMEOUT_S = 300
 
@@ -41,8 +42,16 @@ module Rackbench
       # Paths to try: the detected ones, then those given with --path.
       def paths = (detection.paths + @given_paths).uniq
 
-      # The env written into the suite: Rails' production needs, then the --env given.
+      # The env the app gets: Rails' production needs, then the --env given.
       def env = rails_env.merge(given_env)
+
+      # The env as the suite keeps it: [written into env:, written into the
+      # env file] (secrets: names that look secret, values with a URL
+      # password; Suite::Secrets), so no secret is typed into the suite.
+      def env_parts
+        secrets = Suite::Secrets.new({ "env" => env })
+        env.partition { |name, value| !secrets.name?(name) && secrets.url_passwords(value).empty? }.map(&:to_h)
+      end
 
       def rails_env
         return {} unless rails?

@@ -12,11 +12,15 @@ module Rackbench
     # commented out with its reason; those its bundle lacks named with how to
     # add them).
     #
-    #   File.write("rackbench.yml", SuiteText.new(starter).to_s)
+    # Secret values (Starter#env_parts) go to the env file it names
+    # (env_file:), never into the suite.
+    #
+    #   File.write("rackbench.yml", SuiteText.new(starter, env_file: "rackbench.env").to_s)
     class SuiteText
-      def initialize(starter)
+      def initialize(starter, env_file: "rackbench.env")
         @starter = starter
         @detection = starter.detection
+        @env_file = env_file
       end
 
       def to_s
@@ -39,12 +43,15 @@ module Rackbench
       private
 
       def env_lines
-        env = @starter.env
-        needed = @starter.needed.except(*env.keys)
-        return [] if env.empty? && needed.empty?
+        env, secret = @starter.env_parts
+        needed = @starter.needed.except(*@starter.env.keys)
+        return [] if env.empty? && secret.empty? && needed.empty?
 
         lines = ["# env of every server process#{" (given with --env)" unless @starter.given_env.empty?}"]
         lines << (env.empty? ? "env: {}" : section("env", env).first)
+        unless secret.empty?
+          lines << "env_file: #{@env_file}    # #{secret.keys.join(", ")}: secrets, never stored; keep the file out of git"
+        end
         needed.each do |name, servers|
           lines << "#   #{name}: ...    # needed: #{servers.join(", ")} stopped without it; set it (or run init with " \
                    "--env #{name}=...)"
