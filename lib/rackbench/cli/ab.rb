@@ -32,7 +32,6 @@ module Rackbench
         @overrides = {}
         @results = Store::Location.default
         @gate = Gate.new
-        @format = "table"
         @endpoints = []
         @server = "puma"
       end
@@ -69,11 +68,7 @@ module Rackbench
         a = run.merge("suite" => "A = #{versions.a.describe}")
         b = run.merge("suite" => "B = #{versions.b.describe}")
         status = @gate.status(regression)
-        @out.puts(if @format == "markdown"
-                    Reports::GateSummary.new(regression, a, b, status: status, command: "ab").markdown
-                  else
-                    Reports::RegressionReport.new(regression, a, b).public_send(@format)
-                  end)
+        @out.puts @gate.report(regression, a, b, command: "ab")
         status
       rescue SignalException => e
         supervisor&.stop_all
@@ -137,8 +132,7 @@ module Rackbench
           SuiteSettings.load(o, @overrides)
           SuiteSettings.statistics(o, @overrides)
           @gate.define(o, subject: "B")
-          o.on("--format FORMAT", %w[table markdown json],
-               "table (default), markdown (a short summary for a CI job or a pull request) or json") { |f| @format = f }
+          @gate.define_format(o)
         end
       end
     end

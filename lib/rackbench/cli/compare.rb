@@ -13,7 +13,6 @@ module Rackbench
         super
         @results = Store::Location.default
         @gate = Gate.new
-        @format = "table"
       end
 
       def call
@@ -26,11 +25,7 @@ module Rackbench
         raise ConfigError, "runs #{baseline["id"]} and #{current["id"]} have no cell in common" unless regression.matched?
 
         status = @gate.status(regression)
-        @out.puts(if @format == "markdown"
-                    Reports::GateSummary.new(regression, baseline, current, status: status, command: "compare").markdown
-                  else
-                    Reports::RegressionReport.new(regression, baseline, current).public_send(@format)
-                  end)
+        @out.puts @gate.report(regression, baseline, current, command: "compare")
         @err.puts "rackbench: #{regression.drift_text}" if regression.drift_text
         status
       end
@@ -46,8 +41,7 @@ module Rackbench
                      "errors above 1 %); 6 with --strict when a cell is inconclusive; 0 otherwise."
           o.on("--results DIR|URL", Store::Location::HELP) { |d| @results = d }
           @gate.define(o)
-          o.on("--format FORMAT", %w[table markdown json],
-               "table (default), markdown (a short summary for a CI job or a pull request) or json") { |f| @format = f }
+          @gate.define_format(o)
         end
       end
     end

@@ -2,10 +2,14 @@
 
 require "test_helper"
 require "optparse"
+require "json"
+require_relative "../../reports/seed_fixtures"
 
 module Rackbench
   module CLI
     class GateTest < Minitest::Test
+      include SeedFixtures
+
       # A regression's findings, as Gate#status reads them.
       Findings = Struct.new(:regressed?, :not_compared?, :inconclusive?, keyword_init: true)
 
@@ -47,6 +51,21 @@ module Rackbench
       def test_an_unknown_metric_is_refused_before_anything_runs
         assert_raises(ConfigError) { gate_parsing("--metric", "speediness") }
         assert_equal "p99", gate_parsing("--metric", "p99").metric
+      end
+
+      def test_compare_and_ab_print_the_format_asked_the_summary_for_markdown
+        puma = { "server" => "puma", "threads" => 4 }
+        regression = Regression.new([cell("puma x0:4", puma, rps: 40.0)], [cell("puma x0:4", puma, rps: 10.0)])
+        runs = [{ "id" => 1, "suite" => "a" }, { "id" => 2, "suite" => "a" }]
+        printed = %w[table markdown json].to_h do |format|
+          gate = Gate.new
+          OptionParser.new { |o| gate.define_format(o) }.parse!(["--format", format])
+          [format, gate.report(regression, *runs, command: "compare")]
+        end
+        assert_equal Reports::RegressionReport.new(regression, *runs).table, printed["table"]
+        assert_equal Reports::GateSummary.new(regression, *runs, status: Gate::REGRESSED, command: "compare").markdown,
+                     printed["markdown"]
+        assert JSON.parse(printed["json"])["regressed"]
       end
     end
   end

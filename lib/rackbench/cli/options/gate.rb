@@ -9,22 +9,25 @@ module Rackbench
     # fails closed), 6 with --strict a cell is inconclusive, else 0.
     #
     #   gate = Gate.new
-    #   gate.define(parser)
+    #   gate.define(parser); gate.define_format(parser)  # compare and ab
     #   regression = gate.regression(baseline_measurements, new_measurements)
     #   gate.status(regression)   # => 0, 1, 5 or 6
+    #   gate.report(regression, baseline_run, new_run, command: "compare")  # what --format asks for
     class Gate
       REGRESSED = 1
       NOT_COMPARED = 5
       INCONCLUSIVE = 6
       DEFAULT_THRESHOLD = 0.05
       DEFAULT_METRIC = "good_requests_per_s"
+      FORMATS = %w[table markdown json].freeze
 
-      attr_reader :threshold, :metric
+      attr_reader :threshold, :metric, :format
 
       def initialize
         @threshold = DEFAULT_THRESHOLD
         @metric = DEFAULT_METRIC
         @strict = false
+        @format = "table"
       end
 
       # "10%", "10 %" or "0.1" as a share.
@@ -50,6 +53,22 @@ module Rackbench
           @metric = m
         end
         parser.on("--strict", "also fail (exit 6) when a cell's outcome is inconclusive") { @strict = true }
+      end
+
+      # --format of compare and ab (run's --format is its report's).
+      def define_format(parser)
+        parser.on("--format FORMAT", FORMATS,
+                  "table (default), markdown (a short summary for a CI job or a pull request) or json") { |f| @format = f }
+      end
+
+      # What compare and ab print: the gate's short summary (markdown,
+      # Reports::GateSummary), or the comparison (Reports::RegressionReport) as a table or json.
+      def report(regression, baseline, current, command:)
+        if format == "markdown"
+          return Reports::GateSummary.new(regression, baseline, current, status: status(regression), command: command).markdown
+        end
+
+        Reports::RegressionReport.new(regression, baseline, current).public_send(format)
       end
 
       def regression(baseline, current, **pairing)
