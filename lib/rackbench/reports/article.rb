@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require_relative "../article/summary"
-require_relative "parts/failures"
 require_relative "parts/full_label"
 require_relative "parts/claim_text"
 require_relative "parts/beside_article"

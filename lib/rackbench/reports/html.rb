@@ -6,7 +6,6 @@ require_relative "../article/summary"
 require_relative "../charts/page"
 require_relative "../charts/renderer"
 require_relative "../charts/tune"
-require_relative "parts/failures"
 require_relative "parts/claim_text"
 
 module Rackbench
