@@ -28,6 +28,17 @@ module Rackbench
       assert_empty Dir[File.join(FairShare::V1, "rackbench-#{Process.pid}")], "nothing left behind"
     end
 
+    def test_groups_a_rackbench_that_is_gone_left_behind_are_found_and_removed
+      gone = Process.spawn("true")
+      Process.wait(gone)
+      root = File.join(tmpdir, "cpu")
+      FileUtils.mkdir_p(File.join(root, "rackbench-#{gone}", "slot-0"))
+      FileUtils.mkdir_p(File.join(root, "rackbench-#{Process.pid}"))
+      assert_equal [File.join(root, "rackbench-#{gone}")], FairShare.leftovers(roots: [root])
+      FairShare.remove_leftovers(roots: [root])
+      assert_equal ["rackbench-#{Process.pid}"], Dir.children(root), "only the living rackbench's group stays"
+    end
+
     def test_a_machine_without_a_cpu_cgroup_says_why
       share = FairShare.new(slots: 2, v1_root: File.join(tmpdir, "cpu"), v2_root: tmpdir)
       refute share.available?

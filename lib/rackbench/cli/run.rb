@@ -111,6 +111,7 @@ module Rackbench
       # Processes an earlier rackbench left running take CPU from this run:
       # said before it starts, and ended with --clean.
       def report_orphans
+        FairShare.remove_leftovers if @clean
         orphans = Orphans.new.find
         return if orphans.empty?
 

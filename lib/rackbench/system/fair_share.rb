@@ -27,6 +27,24 @@ module Rackbench
 
     attr_reader :reason
 
+    # Groups a rackbench that is gone left behind (killed before its close):
+    # empty, harmless, and removed by `rackbench run --clean` (#remove_leftovers).
+    def self.leftovers(roots: [V1, V2])
+      roots.flat_map { |root| Dir[File.join(root, "rackbench-*")] }.select do |dir|
+        pid = Integer(File.basename(dir).delete_prefix("rackbench-"), exception: false)
+        pid && !File.exist?("/proc/#{pid}")
+      end
+    end
+
+    def self.remove_leftovers(roots: [V1, V2])
+      leftovers(roots: roots).each do |dir|
+        Dir[File.join(dir, "slot-*")].each { |group| Dir.rmdir(group) }
+        Dir.rmdir(dir)
+      rescue SystemCallError
+        nil # a process still in it: it is not ours to move
+      end
+    end
+
     def initialize(slots:, v1_root: V1, v2_root: V2, proc_dir: Procfs::DIR)
       @slots = slots
       @proc_dir = proc_dir
