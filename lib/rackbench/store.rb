@@ -29,6 +29,7 @@ module Rackbench
     MIGRATIONS = Dir[File.join(__dir__, "store", "migrations", "*.rb")].freeze
     require_relative "store/location"
     require_relative "store/redaction"
+    require_relative "store/redacted_output"
     require_relative "store/compact"
 
     attr_reader :location
@@ -101,11 +102,14 @@ module Rackbench
 
     # A run ends "finished", "interrupted" (ended_by a signal) or "failed"
     # (ended_by anything else: a service that could not start, a full results
-    # disk), with the error's message as its reason.
+    # disk), with the error's message as its reason. The files of its folder
+    # are scrubbed of its secrets (Redaction#scrub_files).
     def finish_run(id, status, ended_by: nil)
       failed = ended_by.is_a?(StandardError)
       @db[:runs].where(id: id).update(status: failed ? "failed" : status,
                                       reason: failed ? redaction_of(id).text(ended_by.message) : nil, finished_at: now)
+      dir = @db[:runs].where(id: id).get(:dir).to_s
+      redaction_of(id).scrub_files(dir) unless dir.empty? # the logs its servers and commands wrote
     end
 
     # A resumed run (Resume) is running again until it finishes; suite: the

@@ -9,9 +9,11 @@ require "yaml"
 module Rackbench
   # Secrets never stored: a suite whose env holds a secret key and a
   # database URL with a password, and an env_file with a token, runs a real
-  # server that gets all three; none of them is then in the SQLite file
-  # (its bytes searched), in any report format, in rackbench's own output,
-  # or in any file under the results folder.
+  # server that gets all three, and another that fails at boot printing two
+  # of them (its reason and log tail hold them); none of them is then in the
+  # SQLite file (its bytes searched), in any report format, in rackbench's
+  # own output, or in any file under the results folder (the failed
+  # server's log included).
   class SecretsTest < Minitest::Test
     BIN = File.join(ROOT, "bin", "rackbench")
 
@@ -19,6 +21,7 @@ module Rackbench
     # folder (where the test can see what the server saw), and answers ok.
     APP = <<~RUBY
       require "json"
+      raise "cannot connect to \#{ENV.fetch("DATABASE_URL")} with \#{ENV.fetch("API_TOKEN")}" if ENV["FAIL_LOUDLY"]
       File.write(ENV.fetch("SEEN_FILE"), JSON.generate(ENV.to_h.slice("SECRET_KEY_BASE", "DATABASE_URL", "API_TOKEN")))
       run ->(_env) { [200, { "content-type" => "text/plain" }, ["ok"]] }
     RUBY
@@ -37,14 +40,16 @@ module Rackbench
         "warmup_s" => 0, "repeats" => 1, "deployments" => 1, "engine" => "native", "env_file" => "secrets.env",
         "env" => { "SECRET_KEY_BASE" => secrets["SECRET_KEY_BASE"], "SEEN_FILE" => File.join(tmpdir, "seen.json"),
                    "DATABASE_URL" => "postgres://app:#{secrets["password"]}@127.0.0.1:5432/app" },
-        "servers" => [{ "server" => "puma", "threads" => 2 }]
+        "servers" => [{ "server" => "puma", "threads" => 2 },
+                      { "server" => "puma", "threads" => 1, "label" => "loud", "env" => { "FAIL_LOUDLY" => "1" } }]
       }.to_yaml)
       File.join(dir, "suite.yml")
     end
 
+    # What it printed; exit 3 says a cell failed (the loud one).
     def rackbench(*argv)
       out, err, status = Open3.capture3(BIN, *argv)
-      assert status.success?, "rackbench #{argv.join(" ")}:\n#{out}#{err}"
+      assert_includes [0, 3], status.exitstatus, "rackbench #{argv.join(" ")}:\n#{out}#{err}"
       out + err
     end
 
@@ -72,6 +77,10 @@ module Rackbench
       assert_match(/\A\[redacted:\h{8}\]\z/, run.dig("settings", "env", "SECRET_KEY_BASE"))
       assert_match %r{\Apostgres://app:\[redacted:\h{8}\]@127\.0\.0\.1:5432/app\z}, run.dig("settings", "env", "DATABASE_URL")
       assert_equal "secrets.env", run.dig("settings", "env_file")
+      loud = JSON.parse(rackbench("report", "--results", results, "--format", "json"))["cells"].find { |c| c["label"] == "loud" }
+      assert_equal "failed", loud["status"]
+      assert_match %r{cannot connect to postgres://app:\[redacted:\h{8}\]@127\.0\.0\.1:5432/app with \[redacted:\h{8}\]},
+                   loud["log_tail"], "the failed server's own words, its secrets as markers"
       assert_nothing_left
     end
   end

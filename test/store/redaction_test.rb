@@ -63,6 +63,27 @@ module Rackbench
         assert_equal "postgres://app:hunter2pw@127.0.0.1/app", hide.data(data).dig("env", "DATABASE_URL")
       end
 
+      def test_files_of_a_run_folder_lose_their_secrets_and_the_others_are_left_alone
+        log = File.join(tmpdir, "d1", "server.log")
+        FileUtils.mkdir_p(File.dirname(log))
+        File.binwrite(log, "boot\n\xFF cannot reach postgres://app:hunter2pw@db/app\n".b)
+        File.write(File.join(tmpdir, "d1", "clean.log"), "ok\n")
+        before = File.mtime(File.join(tmpdir, "d1", "clean.log"))
+        redaction.scrub_files(tmpdir)
+        assert_equal "boot\n\xFF cannot reach postgres://app:#{redaction.marker("hunter2pw")}@db/app\n".b, File.binread(log)
+        assert_equal before, File.mtime(File.join(tmpdir, "d1", "clean.log"))
+      end
+
+      def test_what_rackbench_prints_through_it_keeps_the_secrets_out
+        out = StringIO.new
+        printed = RedactedOutput.new(out, redaction)
+        printed.puts "SECRET_KEY_BASE=9f2c0a1b7d", %w[a b]
+        printed.print "x 9f2c0a1b7d"
+        printed << " y 9f2c0a1b7d\n"
+        refute_includes out.string, "9f2c0a1b7d"
+        assert_equal "SECRET_KEY_BASE=#{redaction.marker("9f2c0a1b7d")}\na\nb\n", out.string.lines.first(3).join
+      end
+
       def test_restore_puts_back_each_value_from_the_suite_file_where_its_marker_matches
         stored = redaction.data(data)
         assert_equal data, redaction.restore(stored, data)

@@ -44,6 +44,8 @@ module Rackbench
         supervisor = Supervisor.new
         supervisor.trap_signals
         store = Store.new(@results)
+        hide = store.redaction(Suite::Secrets.of(suite)) # what it prints keeps the suite's secrets out, as the store does
+        @out, @err = [@out, @err].map { |io| Store::RedactedOutput.new(io, hide) }
         store.run(@baseline) if @baseline # a bad baseline is bad input: say so before anything starts
         resume = @resume && Resume.new(store, @resume.id)
         auto = Tune::AutoRates.new(suite, store: store, supervisor: supervisor, out: @out) if Tune::AutoRates.wanted?(suite)
@@ -59,6 +61,8 @@ module Rackbench
         supervisor&.ignore_signals
         @err.puts "rackbench: interrupted by SIG#{Signal.signame(e.signo)}; finished cells are kept in #{store&.path}"
         128 + e.signo
+      rescue Error => e
+        raise hide ? e.exception(hide.text(e.message)) : e
       ensure
         supervisor&.stop_all
       end

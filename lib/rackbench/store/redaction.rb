@@ -45,15 +45,21 @@ module Rackbench
 
       def marker(value) = "[redacted:#{OpenSSL::HMAC.hexdigest("SHA256", @key, value.to_s)[0, DIGEST_CHARS]}]"
 
-      # Free text: URL passwords and the suite's secret values replaced.
+      # Free text: URL passwords and the suite's secret values replaced (any
+      # encoding: a log's bytes too).
       def text(string)
         return string unless string.is_a?(String)
 
-        out = string.gsub(Suite::Secrets::URL_PASSWORD) do
+        bytes = string.valid_encoding? ? string : string.b
+        out = bytes.gsub(Suite::Secrets::URL_PASSWORD) do
           user, password = Regexp.last_match.captures
           "#{user}:#{password.match?(MARKER) ? password : marker(password)}@"
         end
-        @free.reduce(out) { |acc, value| acc.include?(value) ? acc.gsub(value, marker(value)) : acc }
+        out = @free.reduce(out) do |acc, value|
+          value = value.b if acc.encoding == Encoding::BINARY
+          acc.include?(value) ? acc.gsub(value, marker(value)) : acc
+        end
+        out.force_encoding(string.encoding)
       end
 
       # A JSON-like document: every env: mapping's secret names get a marker
@@ -94,6 +100,19 @@ module Rackbench
         text(out)
       rescue Psych::SyntaxError
         text(source)
+      end
+
+      # Every file under dir (the run's folder: the logs its servers and
+      # commands wrote, what the engine printed) with the secrets scrubbed
+      # as text, rewritten only where one was found.
+      def scrub_files(dir)
+        Dir.glob(File.join(dir, "**", "*"), File::FNM_DOTMATCH).each do |path|
+          next unless File.file?(path) && !File.symlink?(path)
+
+          bytes = File.binread(path)
+          scrubbed = text(bytes)
+          File.binwrite(path, scrubbed) unless scrubbed == bytes
+        end
       end
 
       # The stored data of a run (its settings) with each marked value put
