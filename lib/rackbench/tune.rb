@@ -12,6 +12,8 @@ module Rackbench
     autoload :KneeSample, "rackbench/tune/knee_sample"
     autoload :Space, "rackbench/tune/space"
     autoload :Tuner, "rackbench/tune/tuner"
+    autoload :Policy, "rackbench/tune/policy"
+    autoload :Separation, "rackbench/tune/separation"
     autoload :Answer, "rackbench/tune/answer"
     autoload :AutoRates, "rackbench/tune/auto_rates"
   end

@@ -57,6 +57,23 @@ module Rackbench
         assert_operator rates[rates.size / 2], :>=, TRUE_KNEE / (1 + Knee::RESOLUTION), rates.inspect
       end
 
+      # A config whose closed-loop capacity is below the screen's bar (a
+      # share of the leader's knee) is screened out, its capacity measured
+      # twice so that one starved second does not screen it out; above the
+      # bar, it is not, and its search starts from that capacity.
+      def test_a_capacity_below_the_bar_on_two_estimates_is_screened_out_and_one_above_is_searched_from_it
+        estimates = [150.0, 180.0]
+        sample = KneeSample.screen(estimate: -> { estimates.shift }, below: 200.0)
+        assert_predicate sample, :screened?
+        assert_equal [180.0, nil, 0], [sample.capacity_rps, sample.rate, sample.searches]
+        above = KneeSample.screen(estimate: -> { 400.0 }, below: 200.0)
+        refute_predicate above, :screened?
+        searched = KneeSample.search(slo: SLO, searches: 1, random: Random.new(1), estimate: -> { flunk "estimated again" },
+                                     deploy: deployments(Random.new(1), 0.0), from: above)
+        assert_operator searched.rate, :>, 200.0
+        assert_equal 400.0, searched.capacity_rps
+      end
+
       def test_the_reported_knee_is_a_rate_met_in_a_searchs_confirming_probes
         20.times do |seed|
           sample = tune(seed)

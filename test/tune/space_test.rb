@@ -5,10 +5,14 @@ require "test_helper"
 module Rackbench
   module Tune
     class SpaceTest < Minitest::Test
-      def test_the_coarse_grid_is_the_centre_then_the_corners_largest_first_and_neighbours_are_one_step_away
+      def test_the_coarse_grid_is_the_largest_corner_the_other_corners_the_centre_and_the_smallest_last
         space = Space.new("puma")
         assert_equal 20, space.grid.size
-        assert_equal([[2, 4], [4, 16], [0, 16], [4, 1], [0, 1]], space.coarse.map { |c| [c["workers"], c["threads"]] })
+        assert_equal([[4, 16], [0, 16], [4, 1], [2, 4], [0, 1]], space.coarse.map { |c| [c["workers"], c["threads"]] })
+      end
+
+      def test_neighbours_are_one_step_away_on_one_knob
+        space = Space.new("puma")
         near = space.neighbours({ "server" => "puma", "workers" => 2, "threads" => 4 })
         assert_equal([[1, 4], [4, 4], [2, 2], [2, 8]], near.map { |c| [c["workers"], c["threads"]] })
       end

@@ -3,8 +3,9 @@
 require "test_helper"
 
 module Rackbench
-  # rackbench tune with a real puma and a small budget: one config, probed
-  # open loop; the answer, the stored probes, and a memory budget no config fits.
+  # rackbench tune with a real puma: one config searched twice (a grid of
+  # one), probed open loop; the answer, the stored probes; a budget of one
+  # search, and a memory budget no config fits.
   # /sleep/10 on one thread: rates near 100 req/s keep every probe at its
   # shortest (2 s), where /sleep/50's 20 req/s made probes of 5 s and more.
   class TuneCommandTest < Minitest::Test
@@ -13,17 +14,18 @@ module Rackbench
     # A safety net, far from the usual minute or two.
     def time_limit_s = 600
 
-    # One tune on one thread of a mix (half /hello, half /sleep/10): the
-    # answer, its interval, every probe stored, each sending both members.
-    def test_a_small_budget_tunes_one_config_of_a_mix_and_stores_every_probe
+    # One config, one thread, of a mix (half /hello, half /sleep/10), given
+    # its two searches by --grid: the answer, its interval, every probe
+    # stored, each sending both members.
+    def test_a_grid_of_one_config_of_a_mix_searches_it_twice_and_stores_every_probe
       status, out, err = run_cli("tune", "--mix", "/hello=1,/sleep/10=1", "--slo", "p50<=20ms", "--workers", "0",
-                                 "--threads", "1", "--budget", "1", "--searches", "2", "--results", tmpdir)
+                                 "--threads", "1", "--grid", "--searches", "2", "--results", tmpdir)
       assert_equal 0, status, "#{out}\n#{err}"
       assert_match %r{^rackbench tune: puma on rack mix /hello=1,/sleep/10=1}, out
       # The knee with where it lies: an interval from two searches, each on its own two deployments.
       # (or, when the met rate is below that interval, "sustains N req/s; knee [low, high]").
       knee = %r{(?:knee (\d+) req/s|sustains (\d+) req/s; knee) \[(\d+), (\d+)\] from 2 searches}
-      assert_match(/^puma x0:1: #{knee} at p50 <= 20\.0 ms/, out)
+      assert_match(/^puma x0:1: #{knee} at p50 <= 20\.0 ms, errors <= 0\.1 %, \d+ MB PSS; the only config with a knee$/, out)
       assert_match(/#{knee} \(\d+ probes on 4 deployments\)/, out)
       inside, below, low, high = out.match(/^puma x0:1: #{knee}/).captures
       rate = (inside || below).to_i
@@ -52,7 +54,7 @@ module Rackbench
     # and the html page draws the knee curve (one config: no heat map).
     def assert_the_reports_show_the_answer(run_id, sentence)
       _, table, = run_cli("report", run_id.to_s, "--results", tmpdir)
-      assert_includes table, "Recommended: #{sentence}"
+      assert_includes table.gsub("\n    ", " "), "Recommended: #{sentence}", "the table wraps long lines, indented"
       _, markdown, = run_cli("report", run_id.to_s, "--format", "markdown", "--results", tmpdir)
       assert_includes markdown, "**Recommended: #{sentence}**"
       _, path, = run_cli("report", run_id.to_s, "--format", "html", "--results", tmpdir)
@@ -67,18 +69,19 @@ module Rackbench
 
     def suite(text) = File.join(tmpdir, "suite.yml").tap { |path| File.write(path, text) }
 
-    # The suite's app, endpoint and server are what is tuned; and a memory
-    # budget below every config's PSS is one clear message, exit 3.
+    # The suite's app, endpoint and server are what is tuned; a budget used
+    # up by the first search ends there; and a memory budget below every
+    # config's PSS is one clear message, exit 3.
     def test_a_suite_file_names_what_to_tune_and_a_memory_budget_below_every_config_says_so
       path = suite("app: rack\nendpoints: [/sleep/10]\nservers:\n  - {server: unicorn, workers: 2}\n")
-      status, out, err = run_cli("tune", path, "--slo", "p50<=60ms", "--budget", "1", "--searches", "2", "--memory", "1MB",
+      status, out, err = run_cli("tune", path, "--slo", "p50<=60ms", "--workers", "1,2", "--budget", "1", "--memory", "1MB",
                                  "--results", tmpdir)
       assert_match %r{^rackbench tune: unicorn on .*/config.ru /sleep/10, p50 <= 60.0 ms, errors <= 0.1 %, memory <= 1 MB}, out
-      centre = Tune::Space.new("unicorn").coarse.first["workers"]
-      assert_match(%r{^  unicorn x#{centre} +(knee|sustains) \d+ req/s}, out,
-                   "a budget of one config searches the centre of unicorn's space")
+      assert_match(%r{^  unicorn x2: (knee|sustains) \d+ req/s}, out, "the design's first config, its largest, is searched")
+      assert_equal 1, out.scan(/^  unicorn x/).size, "one search used the budget up: #{out}"
       assert_equal 3, status, "#{out}\n#{err}"
-      assert_match(/every config that met the SLO is over --memory 1 MB: the smallest, unicorn x#{centre}, used \d+ MB PSS/, out)
+      assert_match(/every config that met the SLO is over --memory 1 MB: the smallest, unicorn x2, used \d+ MB PSS/, out)
+      assert_match(/^\(1 configs tried in \d+ s: 1 searched, 0 screened out;/, out)
       assert_nothing_left
     end
 
@@ -115,7 +118,10 @@ module Rackbench
     class AnswerTest < Minitest::Test
       Knee = Struct.new(:rate, :interval, :probes, :knee_repeat) do
         def unconfirmed? = false
+        def screened? = false
+        def capacity_rps = nil
         def searches = 3
+        def centres = [rate]
       end
       Tuned = Struct.new(:outcomes)
 
@@ -152,7 +158,8 @@ module Rackbench
         answer = Answer.new(tuned, slo: Slo.parse("p99<=100ms"), memory_bytes: nil)
         assert_equal "puma x0:1: knee 125 req/s at p99 <= 100.0 ms, errors <= 0.1 %, 30 MB PSS; 1 other config sustains " \
                      "within 11 % of the highest (puma x0:2, 130 req/s), closer than the rate search can tell apart: " \
-                     "this one uses the least memory", answer.sentence
+                     "this one uses the least memory; leader and runner-up not separated: the runner-up puma x0:2 " \
+                     "(knee 130 req/s); no config searched twice yet, so no spread between searches", answer.sentence
       end
     end
   end

@@ -6,8 +6,9 @@ module Rackbench
   module CLI
     # rackbench tune --endpoint PATH --slo 'p99<=100ms' [--server puma] [--app rack] [--memory 2GB]
     #                [--budget 240|4m] [--grid] [--searches 3] [--results DIR|URL]
-    # Prints the recommended config with its sustainable rate (and where its knee lies), the
-    # next best, and every config tried; every probe is stored as a run.
+    # Prints the recommended config with its sustainable rate (and where its knee lies), how
+    # sure the ranking is (against the runner-up), and every config tried; every probe is
+    # stored as a run.
     class Tune < Command
       def initialize(argv, out, err)
         super
@@ -63,8 +64,10 @@ module Rackbench
       def print_answer(tuner)
         answer = tuner.answer
         @out.puts "\n#{answer.table}\n#{answer.sentence}"
-        @out.puts "(#{tuner.outcomes.size} configs in #{tuner.elapsed_s.round} s; every probe is run #{tuner.run_id}: " \
-                  "rackbench report #{tuner.run_id})"
+        outcomes = tuner.outcomes
+        @out.puts "(#{outcomes.size} configs tried in #{tuner.elapsed_s.round} s: " \
+                  "#{outcomes.count { |o| o.searches.to_i.positive? }} searched, #{outcomes.count(&:screened?)} screened out; " \
+                  "every probe is run #{tuner.run_id}: rackbench report #{tuner.run_id})"
         answer.problem ? 3 : 0
       end
 
@@ -103,8 +106,9 @@ module Rackbench
           @memory_bytes = bytes(m)
         end
         opts.on("--budget TIME", "wall time to spend, in seconds or 4m (default 240)") { |b| @budget_s = seconds(b) }
-        opts.on("--grid", "try every config instead of a budgeted search") { @grid = true }
-        opts.on("--searches K", "independent knee searches per config, each on fresh deployments (default 3, at least 2)") do |k|
+        opts.on("--grid", "try every config, each searched --searches times, instead of a budgeted search") { @grid = true }
+        opts.on("--searches K", "the most independent knee searches a config gets, each on fresh deployments " \
+                                "(default 3, at least 2; a budgeted search stops earlier once the ranking is settled)") do |k|
           @searches = searches(k)
         end
       end

@@ -3,11 +3,13 @@
 module Rackbench
   module Tune
     # The recommendation with its evidence: the config that sustains the
-    # highest rate under the SLO within the memory budget, the next best, and
-    # a table of every config tried. Rates closer than the rate search's
+    # highest rate under the SLO within the memory budget, how sure that is
+    # against the runner-up, and a table of every config tried. Rates closer than the rate search's
     # resolution (Knee::RESOLUTION) are not told apart: among the configs
     # within it of the highest, the one with the least PSS is recommended,
-    # and the sentence says so. Created by Tuner.
+    # and the sentence says so. The sentence ends with how sure the ranking
+    # is (#certainty): the leader against the runner-up (Separation), and
+    # the configs screened out by their capacity. Created by Tuner.
     class Answer
       def initialize(tuner, slo:, memory_bytes:)
         @tuner = tuner
@@ -17,12 +19,17 @@ module Rackbench
 
       def measured = @tuner.outcomes.select(&:rate)
       def within_budget = measured.select { |o| @memory_bytes.nil? || (o.pss_bytes && o.pss_bytes <= @memory_bytes) }
-      def ranked = within_budget.sort_by { |o| -o.rate }
+      # By where the searches put each knee (Outcome#level_rps), so a config searched twice (whose
+      # reported rate is the lower of two) and one searched once are ranked alike.
+      def ranked = within_budget.sort_by { |o| -o.level_rps }
       def highest = ranked.first
 
       # The configs the search cannot tell from the highest.
-      def tied = highest ? ranked.select { |o| o.rate >= highest.rate * (1 - Knee::RESOLUTION) } : []
-      def best = tied.min_by { |o| [o.pss_bytes || Float::INFINITY, -o.rate] }
+      def tied = highest ? ranked.select { |o| o.level_rps >= highest.level_rps * (1 - Knee::RESOLUTION) } : []
+      def best = tied.min_by { |o| [o.pss_bytes || Float::INFINITY, -o.level_rps] }
+      # The highest rate after the recommendation's.
+      def runner_up = ranked.find { |o| !o.equal?(best) }
+      def screened = @tuner.outcomes.select(&:screened?)
 
       # nil when there is a recommendation; else why there is none.
       def problem
@@ -43,11 +50,19 @@ module Rackbench
         return problem unless best
 
         text = "#{best.label}: #{rate_text(best)} at #{@slo}, #{mb(best.pss_bytes)} PSS#{fitting_text}"
-        return text + tie_text if tied.size > 1
+        text += tie_text if tied.size > 1
+        "#{text}; #{certainty}"
+      end
 
-        second = ranked[1]
-        text += "; the next best, #{second.label}: #{rate_text(second)}" if second
-        text
+      # How sure the ranking is: "leader puma x4:16 ahead of the runner-up
+      # puma x2:16 (knee 940 req/s from 2 searches): 1.29x [1.12, 1.48] with 3
+      # and 2 searches", or "leader and runner-up not separated: ...", and
+      # the configs screened out.
+      def certainty
+        return nil unless best
+
+        [runner_up ? ranking_text(Separation.new(best, runner_up, measured)) : "the only config with a knee",
+         screened_text, waiting_text].compact.join("; ")
       end
 
       # The recommended config's memory at its knee split into shared and
@@ -73,6 +88,7 @@ module Rackbench
       def to_h
         { "slo" => @slo.to_s, "memory_bytes" => @memory_bytes, "recommendation" => best&.config, "sentence" => sentence,
           "problem" => problem, "label" => best&.label, "workers_fitting" => capacity&.workers_fitting,
+          "certainty" => certainty,
           "configs" => configs }
       end
 
@@ -80,7 +96,7 @@ module Rackbench
         @tuner.outcomes.map do |o|
           { "config" => o.config, "label" => o.label, "sustainable_rate" => o.rate, "ci" => o.ci&.to_a&.first(2),
             "searches" => o.searches, "confirmed_searches" => o.knee.respond_to?(:confirmed) ? o.knee.confirmed.size : nil,
-            "unconfirmed" => o.unconfirmed?,
+            "unconfirmed" => o.unconfirmed?, "screened" => o.screened?, "capacity_rps" => o.capacity_rps,
             "p99_ms" => o.p99_ms, "knee_requests" => o.knee_requests, "pss_bytes" => o.pss_bytes,
             "cpu_percent" => o.cpu_percent, "error" => o.error,
             "probes" => probes(o.knee) }
@@ -88,6 +104,40 @@ module Rackbench
       end
 
       private
+
+      def ranking_text(separation)
+        other = separation.runner_up
+        searches = "with #{best.searches.to_i} and #{other.searches.to_i} searches"
+        runner = "the runner-up #{other.label} (#{rate_text(other)})"
+        interval = separation.interval
+        unless interval
+          return "leader and runner-up not separated: #{runner}; no config searched twice yet, so no spread between searches"
+        end
+
+        ratio = format("%.2fx [%.2f, %.2f] %s", separation.ratio, interval.low, interval.high, searches)
+        if separation.separated?
+          "leader #{best.label} ahead of #{runner}: #{ratio}"
+        else
+          "leader and runner-up not separated: #{best.label} against #{runner}: #{ratio}"
+        end
+      end
+
+      def screened_text
+        return nil if screened.empty?
+
+        list = screened.map { |o| format("%s %.0f req/s", o.label, o.capacity_rps) }.join(", ")
+        "#{screened.size} screened out, their closed-loop capacity below #{(Tuner::SCREEN * 100).round} % of the " \
+          "leader's knee: #{list}"
+      end
+
+      # Configs whose capacity could reach the leader's knee, left unsearched when the budget ran out.
+      def waiting_text
+        waiting = @tuner.outcomes.select(&:waiting?)
+        return nil if waiting.empty?
+
+        list = waiting.map { |o| format("%s %.0f req/s", o.label, o.capacity_rps) }.join(", ")
+        "not searched within the budget, though their capacity could reach the leader's: #{list}"
+      end
 
       # Every probe of every search, with its search (1..K) and deployment within it (1: search, 2: confirmation).
       def probes(sample)

@@ -29,35 +29,53 @@ module Rackbench
       # Runs `searches` searches (after those of `from`, a KneeSample to
       # extend). deploy.call(number) starts deployment number (1, 2, ...;
       # the previous one stopped) and returns its probe; the first search
-      # starts from half of estimate.call (a closed-loop capacity on the
-      # deployment just started), each later one from just below the last
-      # knee found; every start is moved by GROWTH ** u, u uniform in [0, 1)
-      # from random, a random offset on the search's rate grid.
+      # starts from half of the capacity (from's, when it was screened, else
+      # estimate.call: a closed-loop capacity on the deployment just started),
+      # each later one from just below the last knee found; every start is
+      # moved by GROWTH ** u, u uniform in [0, 1) from random, a random offset
+      # on the search's rate grid.
       def self.search(slo:, searches:, random:, deploy:, estimate:, from: nil)
         knees = from ? from.knees.dup : []
         previous = knees.reverse.find(&:rate)&.rate
+        capacity = from&.capacity_rps
         searches.times do
           index = knees.size
           probe = deploy.call((2 * index) + 1)
           offset = Knee::GROWTH**random.rand
-          start = previous ? previous / Knee::GROWTH * offset : estimate.call / 2.0 * offset
+          capacity ||= estimate.call unless previous
+          start = previous ? previous / Knee::GROWTH * offset : capacity / 2.0 * offset
           knee = Knee.new(slo: slo, probe: probe).search_from(start)
           knee.confirm(deploy.call((2 * index) + 2)) if knee.rate
           previous = knee.rate || previous
           knees << knee
         end
-        new(knees)
+        new(knees, capacity_rps: capacity)
       end
 
-      attr_reader :knees
+      # A config measured by its closed-loop capacity alone, screened out
+      # when that is below `below`: the estimate is taken again when the
+      # first falls below it, so one starved second does not screen it out.
+      def self.screen(estimate:, below:)
+        first = estimate.call
+        new([], capacity_rps: first < below ? [first, estimate.call].max : first, below: below)
+      end
 
-      def initialize(knees)
+      attr_reader :knees, :capacity_rps
+
+      # capacity_rps: the closed-loop estimate the first search started from
+      # (or the screen's); below: the screen's bar.
+      def initialize(knees, capacity_rps: nil, below: nil)
         @knees = knees
+        @capacity_rps = capacity_rps
+        @below = below
       end
+
+      # Not searched: its capacity is below the screen's bar (.screen).
+      def screened? = @knees.empty? && !@below.nil? && @capacity_rps < @below
 
       def searches = @knees.size
       def confirmed = @knees.select(&:rate)
-      def confirmed? = confirmed.size >= [MIN_CONFIRMED, searches].min
+      def confirmed? = searches.positive? && confirmed.size >= [MIN_CONFIRMED, searches].min
 
       # Some search found a knee, but too few were confirmed on a fresh deployment.
       def unconfirmed? = !confirmed? && @knees.any? { |k| k.rate || k.unconfirmed? }

@@ -44,15 +44,18 @@ module Rackbench
       def grid = combinations(@knobs)
 
       # A few configs spread over the grid, in the order a budgeted search
-      # takes them: its centre first (a fair guess on any workload), then its
-      # corners (each knob's smallest and largest), the largest first. The
-      # smallest corner comes last: it is the least likely to win, and its low
-      # rates need the longest probes, so a small budget spent on it first
-      # (as it once was) tried nothing else.
+      # takes them, by expected payoff: the largest corner first (the most
+      # workers and threads: the best on an IO-bound endpoint, and within
+      # the search's reach of the best on a CPU-bound one), then the other
+      # corners (each knob's smallest and largest), the larger first, then
+      # the centre, and the smallest corner last: it is the least likely to
+      # win, and its low rates need the longest probes, so a small budget
+      # spent on it first (as it once was) tried nothing else.
       def coarse
         corners = combinations(@knobs.transform_values { |values| [values.first, values.last].uniq })
+        corners = corners.each_with_index.sort_by { |c, i| [-size_rank(c), i] }.map(&:first)
         centre = entry(@knobs.transform_values { |values| values[values.size / 2] })
-        ([centre].select { |c| valid?(c) } + corners.sort_by { |c| -size_rank(c) }).uniq
+        (corners[0...-1] + [centre].select { |c| valid?(c) } + corners.last(1)).uniq
       end
 
       # Configs one step away from config on one knob.

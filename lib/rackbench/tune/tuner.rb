@@ -5,59 +5,65 @@ require "json"
 
 module Rackbench
   module Tune
-    # `rackbench tune`: for each config of a Space (coarse grid, then the
-    # untried neighbours of the best, while the --budget lasts; or --grid: all
-    # of them) search its knee: on a fresh deployment check the endpoint,
-    # find a Knee under the SLO, deploy it afresh and confirm the knee there
-    # (Knee#confirm), record every probe, stop it. A budgeted search gives
-    # each config one search and the leaders (Tuner.next_leader) the rest of
-    # --searches, so their knees get an interval (KneeSample); --grid gives
-    # every config all of them. Probes last long enough for the SLO's
-    # percentile (Slo#requests_needed: 1,000 requests for p99), from PROBE_S
-    # to MAX_PROBE_S. Every probe is a cell of a stored run (its CellKey: the
-    # config, the offered rate, the config's turn as its variant; one
-    # repeat), so `rackbench report` renders them; the answer is an Answer.
-    # Created by CLI::Tune.
+    # `rackbench tune`: search the knees of a Space's configs. Budgeted, a
+    # Policy says each step: search a config (its first search, or one more
+    # to confirm the leader or the runner-up until Separation says the
+    # ranking is settled), screen one (its closed-loop capacity on a fresh
+    # deployment: below SCREEN of the leader's knee it is not searched), or
+    # stop; --grid gives every config all --searches. One search: on a fresh
+    # deployment check the endpoint, find a Knee under the SLO, deploy afresh
+    # and confirm the knee there (Knee#confirm), record every probe, stop it;
+    # a config's searches make its KneeSample. Probes last long enough for
+    # the SLO's percentile (Slo#requests_needed: 1,000 requests for p99),
+    # from PROBE_S to MAX_PROBE_S. Every probe is a cell of a stored run (its
+    # CellKey: the config, the offered rate, the config's turn as its
+    # variant; one repeat), so `rackbench report` renders them; the answer is
+    # an Answer. Created by CLI::Tune.
     class Tuner
-      # knee: the config's KneeSample.
-      Outcome = Struct.new(:config, :label, :knee, :pss_bytes, :cpu_percent, :error, keyword_init: true) do
+      # knee: the config's KneeSample; search_s and screen_s: the wall time of its searches and of its screen.
+      Outcome = Struct.new(:config, :label, :knee, :pss_bytes, :cpu_percent, :error, :search_s, :screen_s,
+                           keyword_init: true) do
         # The knee: an offered rate probed and met in a search's confirming
         # probes; nil without one (or with fewer than two confirmed searches).
         def rate = knee&.rate
         def offered_rate = knee&.rate
         # Where the knee lies: Student t over the searches (KneeSample#interval).
         def ci = knee&.interval
+
+        # Where the searches put the knee: the geometric mean of their
+        # bracket centres (KneeSample#centres), what the answer ranks by; the rate without them.
+        def level_rps
+          centres = knee.respond_to?(:centres) ? knee.centres : []
+          centres.empty? ? rate : Math.exp(centres.sum { |c| Math.log(c) } / centres.size)
+        end
+
         def searches = knee&.searches
         def unconfirmed? = knee&.unconfirmed? || false
+        # Not searched: its closed-loop capacity (capacity_rps) was below SCREEN of the leader's knee.
+        def screened? = knee&.screened? || false
+        # Screened in, not searched yet.
+        def waiting? = !capacity_rps.nil? && searches.to_i.zero? && !screened?
+        def capacity_rps = knee&.capacity_rps
         def p99_ms = knee&.knee_repeat&.then { |r| r.latency_us(99).to_f / 1000 }
         # Requests behind p99_ms (the probe at the knee): p99 needs 1,000.
         def knee_requests = knee&.knee_repeat&.then { |r| r.result.requests }
       end
 
       SEARCHES = 3
-      # How many leading configs a budgeted search searches again.
-      FINISHED = 2
+      # A config is screened out, unsearched, when its closed-loop capacity
+      # (the better of two estimate seconds) is below this share of the
+      # leader's knee: an open-loop rate under a latency bound does not pass
+      # the capacity, so it could not come within the search's resolution.
+      SCREEN = 0.8
 
       PROBE_S = 2
       MAX_PROBE_S = 10
       PROBE_WARMUP_S = 0.5
-      ESTIMATE_CLIENTS = 16
+      # The estimate's clients: twice the config's threads (workers x threads),
+      # so a large config's capacity is not capped by the clients, within bounds.
+      ESTIMATE_CLIENTS = (16..256)
 
       attr_reader :outcomes, :run_id, :elapsed_s, :answer
-
-      # The next config to give the rest of its searches, or nil: the one the
-      # answer would recommend now (recommended: the highest rate, or the
-      # least PSS among those the search cannot tell from it) while it has not
-      # had them, so a recommendation comes with its interval even when a
-      # finished leader's knee fell below a config searched once; else the
-      # highest rate not yet finished, FINISHED configs at most.
-      def self.next_leader(outcomes, finished, recommended)
-        open = outcomes.select(&:rate).reject { |o| finished.include?(o.config) }
-        return recommended if recommended && open.include?(recommended)
-        return nil if finished.size >= FINISHED
-
-        open.max_by(&:rate)
-      end
 
       # endpoint: a path ("/sleep/50"), or mix: [[path, weight], ...] to tune
       # against a weighted mix of endpoints served at once (Traffic), or
@@ -76,6 +82,7 @@ module Rackbench
         @memory_bytes = memory_bytes
         @out = out
         @outcomes = []
+        @policy = Policy.new(order: space, budget_s: budget_s, searches: searches, slo: slo, memory_bytes: memory_bytes)
         @position = 0
         @pinning = Pinning.choose(enabled: true)
         @engine = Engines.fetch("native").new
@@ -128,56 +135,47 @@ module Rackbench
 
       def machine = Environment.capture.merge("engine" => @engine.name, "engine_version" => @engine.version)
 
-      # Budgeted: every config tried gets one search, and the leaders
-      # (FINISHED at most, the best first) get the rest of @searches, so
-      # their knees have an interval; the budget keeps room for the best's.
-      # --grid: every config gets all @searches.
+      # Budgeted: the Policy's steps while it has one; --grid: every config, all @searches.
       def search(started)
-        queue = @grid ? @space.grid : @space.coarse
-        until queue.empty?
-          config = queue.shift
-          next if @outcomes.any? { |o| o.config == config }
-          break if !@grid && over_budget?(started, @searches) # its search, and room for the best's others
+        return @space.grid.each { |config| search_config(config, @searches) } if @grid
 
-          @turn = @outcomes.size + 1
-          @outcomes << measure(config, @grid ? @searches : 1)
-          queue = refine if queue.empty? && !@grid
-        end
-        finish(started) unless @grid
-      end
-
-      # The leaders get the rest of @searches, one after another (each after
-      # the first while the budget lasts), chosen by Tuner.next_leader.
-      def finish(started)
-        finished = []
-        while (leader = Tuner.next_leader(@outcomes, finished, Answer.new(self, slo: @slo, memory_bytes: @memory_bytes).best))
-          break if finished.any? && over_budget?(started, @searches - 1)
-
-          @turn = @outcomes.index(leader) + 1
-          searched = measure(leader.config, @searches - 1, from: leader.knee)
-          @outcomes[@turn - 1] = searched unless searched.error # a failure keeps the searches already made
-          finished << leader.config
+        while (step = @policy.next_step(@outcomes, spent_s: now - started))
+          step.action == :screen ? screen(step.config) : search_config(step.config, 1)
         end
       end
 
-      # Whether `searches` more searches would end past the budget (judged
-      # by the mean time a search has taken so far).
-      def over_budget?(started, searches)
-        spent = now - started
-        done = @outcomes.sum { |o| o.searches.to_i }
-        per_search = done.zero? ? 0 : spent / done
-        spent + (searches * per_search) > @budget_s
+      # A config's next searches: its first (after its screen, if it had one)
+      # or one more; a failure keeps the searches already made.
+      def search_config(config, searches)
+        index = @outcomes.index { |o| o.config == config } || @outcomes.size
+        @turn = index + 1
+        before = @outcomes[index]
+        searched = measure(config, searches, from: before&.knee)
+        searched.search_s += before&.search_s.to_f
+        searched.screen_s = before&.screen_s
+        keep = searched.error && before&.searches.to_i.positive?
+        @outcomes[index] = keep ? before.tap { |o| o.search_s = searched.search_s } : searched
       end
 
-      def refine
-        best = @outcomes.select(&:rate).max_by(&:rate)
-        return [] unless best
-
-        @space.neighbours(best.config).reject { |c| @outcomes.any? { |o| o.config == c } }
+      # A config's closed-loop capacity on a fresh deployment, screened
+      # against SCREEN of the leader's knee (KneeSample.screen).
+      def screen(config)
+        @turn = @outcomes.size + 1
+        started = now
+        server = Servers.fetch(config["server"]).new(config)
+        trial = trial_for(server)
+        bar = Answer.new(self, slo: @slo, memory_bytes: @memory_bytes).best.rate * SCREEN
+        sample = KneeSample.screen(estimate: -> { estimate(trial, config) }, below: bar)
+        @outcomes << outcome(config, server, sample).tap { |o| o.screen_s = now - started }
+      rescue ServiceError, SystemCallError, IOError => e
+        @outcomes << failed(config, server, e).tap { |o| o.screen_s = now - started }
+      ensure
+        trial&.stop
       end
 
       # The config's KneeSample: `searches` searches (after those of `from`), each on fresh deployments.
       def measure(config, searches, from: nil)
+        started = now
         server = Servers.fetch(config["server"]).new(config)
         trial = nil
         deploy = lambda do |number|
@@ -186,13 +184,17 @@ module Rackbench
           probe(server, trial, number)
         end
         sample = KneeSample.search(slo: @slo, searches: searches, random: random(from), deploy: deploy,
-                                   estimate: -> { estimate(trial) }, from: from)
-        outcome(config, server, sample)
+                                   estimate: -> { estimate(trial, config) }, from: from)
+        outcome(config, server, sample).tap { |o| o.search_s = now - started }
       rescue ServiceError, SystemCallError, IOError => e
-        @out&.puts "  #{server&.label || config}: failed: #{e.message.lines.first&.strip}" # progress, a line a config
-        Outcome.new(config: config, label: server&.label || config.to_s, error: e.message)
+        failed(config, server, e).tap { |o| o.search_s = now - started }
       ensure
         trial&.stop
+      end
+
+      def failed(config, server, error)
+        @out&.puts "  #{server&.label || config}: failed: #{error.message.lines.first&.strip}" # progress, a line a config
+        Outcome.new(config: config, label: server&.label || config.to_s, error: error.message)
       end
 
       # The seeded draws of a config's next searches: by its turn and the searches it has had.
@@ -219,7 +221,10 @@ module Rackbench
       end
 
       def knee_text(sample)
-        text = if sample.rate
+        text = if sample.searches.zero?
+                 format("closed-loop capacity %.0f req/s, %s %.0f %% of the leader's knee%s", sample.capacity_rps,
+                        sample.screened? ? "below" : "at least", SCREEN * 100, sample.screened? ? ": not searched" : "")
+               elsif sample.rate
                  "#{Reports::TuneAnswer.rate_text(sample.rate, sample.interval&.to_a, sample.searches)} " \
                    "(#{sample.probes.size} probes on #{2 * sample.searches} deployments)"
                elsif sample.unconfirmed?
@@ -233,12 +238,17 @@ module Rackbench
 
       def app_path = Apps.bundled?(@app) ? Apps.path(@app) : File.expand_path(@app)
 
-      # A closed-loop second at a few clients: where the rate search starts.
-      def estimate(trial)
-        load = Engines::Load.new(target: trial.target(@traffic.path), concurrency: ESTIMATE_CLIENTS, duration_s: 1,
+      # A closed-loop second at twice the config's threads: where the rate search starts.
+      def estimate(trial, config)
+        load = Engines::Load.new(target: trial.target(@traffic.path), concurrency: estimate_clients(config), duration_s: 1,
                                  warmup_s: 0.2, timeout_s: 10, traffic: @traffic, rule: trial.rule)
         @engine.run(load, supervisor: @supervisor, dir: trial.dir, cpus: @pinning.client_cpus,
                           log_name: "estimate.out").requests_per_s
+      end
+
+      def estimate_clients(config)
+        threads = [config.fetch("workers", 1).to_i, 1].max * config.fetch("threads", 1).to_i
+        (2 * threads).clamp(ESTIMATE_CLIENTS)
       end
 
       # Knee's probe on trial (number: its deployment, 1 or 2).

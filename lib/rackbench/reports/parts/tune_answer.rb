@@ -56,6 +56,9 @@ module Rackbench
 
       def self.unmeasured(config)
         return "failed" if config["error"]
+        if config["capacity_rps"] && config["searches"].to_i.zero?
+          return format("%s: capacity %.0f req/s", config["screened"] ? "screened out" : "not searched", config["capacity_rps"])
+        end
 
         config["unconfirmed"] ? "knee not confirmed#{confirmed_text(config)}" : "-"
       end
