@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "minitest/mock"
+require "bundler"
 
 module Rackbench
   # A suite that names a server this machine lacks says so before anything
@@ -21,6 +22,36 @@ module Rackbench
       assert_equal(%w[failed ok], store.cells(store.run["id"]).map { |c| c["status"] })
     ensure
       store&.close
+    end
+
+    # As on a machine where the falcon group was never installed: Bundler's
+    # view without it, in a rackbench of its own.
+    def test_a_server_left_out_of_the_bundle_names_the_one_command_that_installs_it
+      suite = write_suite("engine" => "native", "servers" => [{ "server" => "falcon" }])
+      without = [*Bundler.settings[:without], "falcon"].uniq.join(":")
+      ran = Supervisor.run([RbConfig.ruby, File.join(ROOT, "bin", "rackbench"), "run", suite, "--results", tmpdir, "--no-doctor"],
+                           timeout_s: 120, env: { "BUNDLE_WITHOUT" => without })
+      assert_equal 3, ran.status.exitstatus, ran.output
+      assert_match(/^rackbench: cannot run here, its cells will fail: falcon: gem falcon is not installed /, ran.stderr)
+      assert_match(%r{^rackbench: `bin/setup falcon` installs what is missing \(or: rackbench run --install\)$}, ran.stderr)
+      assert_includes ran.stdout, "falcon cannot run here: gem falcon is not installed (`bin/setup falcon` installs it"
+    end
+
+    def test_install_runs_bin_setup_for_what_is_missing_then_the_same_run_without_it
+      suite = write_suite("engine" => "native", "servers" => [{ "server" => "falcon" }])
+      installed = nil
+      restarted = nil
+      Servers.fetch("falcon").stub(:gem_spec, nil) do
+        Extras.stub(:install, ->(names, out:) { out.puts("bin/setup: ready") || (installed = names) }) do
+          Watchdog.current.stub(:close, nil) do
+            Kernel.stub(:exec, ->(*argv) { throw :restarted, restarted = argv }) do
+              catch(:restarted) { run_cli("run", suite, "--install", "--no-doctor") }
+            end
+          end
+        end
+      end
+      assert_equal ["falcon"], installed
+      assert_equal [RbConfig.ruby, File.join(ROOT, "bin", "rackbench"), "run", suite, "--no-doctor"], restarted
     end
   end
 end

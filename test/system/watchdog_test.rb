@@ -71,5 +71,20 @@ module Rackbench
       assert_operator leftovers(thread.pid).size, :>=, 4
       refute_includes leftovers(thread.pid), guard, "the guard carries no marker of its own"
     end
+
+    # A rackbench about to replace itself (`run --install` execs) closes its
+    # watchdog first: the guard has ended what it was told of, and exited, by
+    # the time close returns, so it cannot end the next program's children.
+    def test_close_returns_once_the_guard_ended_what_it_watched_and_exited
+      watchdog = Watchdog.new
+      supervisor = Supervisor.new
+      child = supervisor.spawn(%w[sleep 300], name: "sleep", log_path: nil)
+      watchdog.watch(child.pid)
+      watchdog.close
+      refute ProcessTable.live?(watchdog.pid), "the guard exited"
+      wait_until(message: "the watched group ended") { !child.alive? }
+    ensure
+      supervisor&.stop_all
+    end
   end
 end

@@ -25,6 +25,7 @@ module Rackbench
       end
 
       def call
+        @original_argv = ["run", *@argv]
         parser.parse!(@argv)
         @overrides["capacity"] = @capacity unless @capacity.nil? || @capacity.empty?
         suite = Suite.load(@argv.first || "quick", overrides: @overrides) unless @resume
@@ -128,17 +129,28 @@ module Rackbench
         end
       end
 
-      # Before anything starts: each server or proxy of the suite that cannot
-      # run here, and what installs it (`bin/setup NAME` for rackbench's
-      # extras); its cells fail with that reason, the others are measured.
+      # Before anything starts: what the suite needs that cannot run here
+      # (Preflight), and the one command that installs it; with --install,
+      # that command runs and rackbench starts again (a new process sees the
+      # new gems). Otherwise the cells that need it fail, the others are measured.
       def report_missing(suite)
-        missing = suite.server_configs.flat_map do |config|
-          server = Servers.fetch(config["server"]).new(config)
-          own_bundle = config["app"] || !File.exist?(File.join(ROOT, "apps", suite["app"].to_s, "config.ru"))
-          [(server.class.unavailable_reason unless own_bundle)&.then { |why| "#{server.name}: #{why}" },
-           server.proxy_class&.unavailable_reason&.then { |why| "#{config["proxy"]["proxy"]}: #{why}" }]
-        end
-        missing.compact.uniq.each { |line| @err.puts "rackbench: cannot run here, its cells will fail: #{line}" }
+        preflight = Preflight.new(suite)
+        preflight.missing.each { |line| @err.puts "rackbench: cannot run here, its cells will fail: #{line}" }
+        return unless preflight.command
+
+        install(preflight) if @install
+        @err.puts "rackbench: `#{preflight.command}` installs what is missing (or: rackbench run --install)"
+      end
+
+      # Runs the preflight's bin/setup, then this command again without --install.
+      def install(preflight)
+        @err.puts "rackbench: installing: #{preflight.command}"
+        installed = Extras.install(preflight.extras, out: @err)
+        raise ServiceError, "`#{preflight.command}` failed (its output is above)" unless installed
+
+        @err.flush
+        Watchdog.current.close # the next rackbench's children carry this pid's marker too
+        Kernel.exec(RbConfig.ruby, File.join(ROOT, "bin", "rackbench"), *@original_argv.reject { |a| a == "--install" })
       end
 
       def budget_text(suite)
@@ -201,6 +213,9 @@ module Rackbench
             @overrides["explain"] = true
           end
           o.on("--no-doctor", "do not examine the suite, app and machine first (rackbench doctor)") { @doctor = false }
+          o.on("--install", "first install what the suite needs and this machine lacks (bin/setup NAME), then run") do
+            @install = true
+          end
         end
       end
     end

@@ -73,7 +73,7 @@ module Rackbench
       def path = Executable.find(executable)
 
       def unavailable_reason
-        "#{executable} is not on PATH (bin/setup installs it)" unless available?
+        "#{executable} is not on PATH (#{Extras.command(name)} installs it)" unless available?
       end
 
       def version = nil

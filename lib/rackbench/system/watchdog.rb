@@ -39,12 +39,20 @@ module Rackbench
       @pid = Process.spawn(env, RbConfig.ruby, "--disable-gems", GUARD, owner_pid.to_s,
                            in: reader, out: ready_writer, err: File::NULL, pgroup: true, close_others: true)
       [reader, ready_writer].each(&:close)
-      Process.detach(@pid)
+      @waiter = Process.detach(@pid)
       wait_until_ready(ready)
     end
 
     def watch(pgid) = tell("+#{pgid}")
     def release(pgid) = tell("-#{pgid}")
+
+    # Ends the guard now (it ends what it was told of first), and waits for it:
+    # for a rackbench that replaces itself (exec), whose next children carry
+    # the same marker the guard would end.
+    def close
+      @writer.close
+      @waiter.join(READY_TIMEOUT_S)
+    end
 
     private
 

@@ -48,7 +48,9 @@ module Rackbench
 
         # Why this proxy cannot run here, or nil.
         def unavailable_reason
-          "#{self::EXECUTABLE} is not installed (bin/setup installs Debian's #{self::PACKAGE})" unless installed?
+          return nil if installed?
+
+          "#{self::EXECUTABLE} is not installed (#{Extras.command(proxy_name)} installs Debian's #{self::PACKAGE})"
         end
 
         # The version its binary prints, read once per process.

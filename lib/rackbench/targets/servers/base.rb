@@ -128,7 +128,8 @@ module Rackbench
         def unavailable_reason
           return nil if installed?
 
-          "gem #{gem_name} is not installed (`bundle add #{gem_name}` in your app; in rackbench's checkout, bin/setup)"
+          "gem #{gem_name} is not installed (#{Extras.command(server_name)} installs it in rackbench's checkout; " \
+            "in your app, `bundle add #{gem_name}`)"
         end
 
         def supports_unix? = true

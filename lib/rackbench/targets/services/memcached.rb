@@ -24,7 +24,7 @@ module Rackbench
       def self.executable = Executable.find("memcached")
 
       def self.unavailable_reason
-        "memcached is not on PATH (Debian package memcached; bin/setup installs it)" unless executable
+        "memcached is not on PATH (#{Extras.command(NAME)} installs Debian's memcached)" unless executable
       end
 
       def start(supervisor, dir)
