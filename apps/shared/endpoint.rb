@@ -3,7 +3,9 @@
 # One endpoint of the bundled apps, as catalogue.rb declares it (its fields
 # are described there), and what the apps need to mount it: its route as a
 # match, a Regexp (Sinatra), Roda's matchers or Rails' params, and its
-# handler called with the route's params. Ruby 2.6 syntax: JRuby 9.3 loads it.
+# handler called with the route's params; and what rackbench's checks read of
+# it (Rackbench::Apps::Expectation.at, #sample_request): the one model of an
+# endpoint, on both sides. Ruby 2.6 syntax: JRuby 9.3 loads it.
 #
 #   endpoint = Workloads.endpoint("sleep")   # route "/sleep/:ms"
 #   endpoint.match("/sleep/20")              # => ["20"]
@@ -59,6 +61,15 @@ module Workloads
     # query's parameters and, for an upload, the request body.
     def call(args, query = {}, input = nil)
       handler.call(*args.map(&:to_i), query, *(upload? ? [input] : []))
+    end
+
+    # The sample as a suite's endpoint entry (what `rackbench verify` sends,
+    # Rackbench::Request): an upload's POST carries as many bytes as its path names.
+    def sample_request
+      return { "path" => sample } unless upload?
+
+      { "path" => sample, "method" => "POST", "body" => "x" * sample[/\d+/].to_i,
+        "headers" => { "Content-Type" => "application/octet-stream" } }
     end
   end
 end

@@ -18,8 +18,7 @@ module Rackbench
     FILES_ENV = Workloads::Bodies::FILES_ENV
     SENDFILE_ENV = Workloads::Bodies::SENDFILE_ENV
 
-    autoload :Endpoint, "rackbench/targets/apps/endpoint"
-    autoload :Expectation, "rackbench/targets/apps/endpoint"
+    autoload :Expectation, "rackbench/targets/apps/expectation"
     autoload :Verification, "rackbench/targets/apps/verification"
 
     def self.names
@@ -49,23 +48,16 @@ module Rackbench
     # `rackbench verify` holds one to it), or nil when the path is none of it.
     def self.catalogue_expectation(path, env = {})
       endpoints.each do |endpoint|
-        expectation = endpoint.expectation(path, env)
+        expectation = Expectation.at(endpoint, path, env)
         return expectation if expectation
       end
       nil
     end
 
     # The catalogue's entries (apps/shared/catalogue.rb, which the four apps
-    # mount) as Endpoints, each with the answer it expects.
-    def self.endpoints
-      @endpoints ||= Workloads::CATALOGUE.map do |entry|
-        Endpoint.new(entry.name, pattern: entry.pattern, sample: entry.sample, content_type: entry.content_type,
-                                 purpose: entry.purpose, services: Array(entry.services),
-                                 http_method: entry.verb) do |match, _query, env|
-          entry.expected.call(match.captures.map(&:to_i), env)
-        end
-      end.freeze
-    end
+    # mount): Workloads::Endpoint, the one model of an endpoint, each with the
+    # answer it expects (Expectation.at).
+    def self.endpoints = Workloads::CATALOGUE
 
     # fib(n), as the checks compute it.
     def self.fibonacci(number) = Workloads.expected_fibonacci(number)

@@ -60,7 +60,7 @@ module Rackbench
       # The endpoint's sample requested once, its answer held to the
       # catalogue's expectation (the trial's AnswerRule).
       def check(endpoint, trial)
-        missing = endpoint.services.reject { |name| @env.key?(Services.fetch(name)::ENV_KEY) }
+        missing = Array(endpoint.services).reject { |name| @env.key?(Services.fetch(name)::ENV_KEY) }
         unless missing.empty?
           return Check.new(endpoint: endpoint.name, path: endpoint.sample, problems: [],
                            skipped: "needs the #{missing.join(", ")} service")
