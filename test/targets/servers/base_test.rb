@@ -59,6 +59,25 @@ module Rackbench
         assert_equal "1.2.0.pre2", mongrel.vendored_gem_spec(home).version.to_s
         assert_nil mongrel.vendored_gem_spec(File.join(tmpdir, "none"))
       end
+
+      # Thruster (a proxy) ships a prebuilt gem per platform: only this machine's counts.
+      def test_a_vendored_gemspec_can_be_asked_for_one_platform
+        home = File.join(tmpdir, "thruster")
+        FileUtils.mkdir_p(File.join(home, "specifications"))
+        { "0.1.27" => "x86_64-linux", "0.1.28" => "arm64-darwin" }.each do |version, platform|
+          spec = Gem::Specification.new do |s|
+            s.name = "thruster"
+            s.version = version
+            s.platform = platform
+            s.summary = "x"
+            s.authors = ["x"]
+          end
+          File.write(File.join(home, "specifications", "#{spec.full_name}.gemspec"), spec.to_ruby)
+        end
+        found = Base.vendored_gem_spec(home, "thruster", platform: "x86_64-linux")
+        assert_equal "thruster-0.1.27-x86_64-linux", found.full_name
+        assert_equal "0.1.28", Base.vendored_gem_spec(home, "thruster").version.to_s, "any platform: the newest"
+      end
     end
   end
 end

@@ -39,10 +39,7 @@ module Rackbench
         def max_backends = 1
         def unix_backends? = false
 
-        def gem_spec
-          specs = Dir[File.join(GEM_HOME, "specifications", "#{GEM}-*-#{PLATFORM}.gemspec")]
-          specs.map { |f| Gem::Specification.load(f) }.max_by(&:version)
-        end
+        def gem_spec = Servers::Base.vendored_gem_spec(GEM_HOME, GEM, platform: PLATFORM)
 
         def path
           spec = gem_spec

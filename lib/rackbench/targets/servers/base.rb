@@ -118,10 +118,12 @@ module Rackbench
         end
 
         # The newest gemspec of name installed in gem_home (a folder of vendor/
-        # outside the app's bundle: itsi, mongrel, the JRuby servers), or nil.
-        def vendored_gem_spec(gem_home, name = gem_name)
+        # outside the app's bundle: itsi, mongrel, the JRuby servers, Thruster
+        # of the proxies), for platform when given; nil when there is none.
+        def vendored_gem_spec(gem_home, name = gem_name, platform: nil)
           Dir[File.join(gem_home, "specifications", "#{name}-[0-9]*.gemspec")]
-            .filter_map { |f| Gem::Specification.load(f) }.select { |s| s.name == name }.max_by(&:version)
+            .filter_map { |f| Gem::Specification.load(f) }
+            .select { |s| s.name == name && (platform.nil? || s.platform.to_s == platform) }.max_by(&:version)
         end
 
         # Why this server cannot run here, or nil when it can.
