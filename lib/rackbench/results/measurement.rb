@@ -68,7 +68,9 @@ module Rackbench
       "server_load" => [->(r) { r.cpu_percent&./(100.0) }, :lower, "server cores busy"],
       "memory_mb" => [->(r) { r.memory_bytes&./(1_048_576.0) }, :lower, "MB"],
       "total_time_s" => [->(r) { r.result.duration_s }, :lower, "s total"],
-      "transfer_kb_per_s" => [->(r) { r.result.bytes && (r.result.bytes / 1024.0 / r.result.duration_s) }, :higher, "KB/s"]
+      "transfer_kb_per_s" => [->(r) { r.result.bytes && (r.result.bytes / 1024.0 / r.result.duration_s) }, :higher, "KB/s"],
+      # With slow clients beside them (a suite's slow_clients:), the full-speed clients' own p99.
+      "fast_latency_p99_ms" => [->(r) { r.result.fast_clients&.latency_ms(99) }, :lower, "ms p99 of the full-speed clients"]
     }.freeze
 
     DEFAULT_PRECISION = Suite::KEYS.fetch("precision").default
