@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "time"
+
 # doc/front.md, "What goes in front of Puma today?": the claims of the built-in
 # front and front-slow suites, stated first, then each stored run's article
 # report, which answers them with their intervals. `rake docs:runs:front`
@@ -29,11 +31,12 @@ namespace :docs do
   task :front do
     runs = DOCS_FRONT_SUITES.map do |suite|
       store, run = DocsHelper.latest(DOCS_FRONT_STORE, suite)
+      verdicts = Rackbench::Article::Summary.new(run, store.measurements(run["id"])).verdicts
       store.close
       report = `bin/rackbench report #{run["id"]} --results #{DOCS_FRONT_STORE} --format article`
       raise "bin/rackbench report failed" unless $?.success? # rubocop:disable Style/SpecialGlobalVars
 
-      [run, report]
+      [run.merge("verdicts" => verdicts), report]
     end
     File.write(File.join(DOCS_ROOT, DOCS_FRONT_PAGE), DocsFront.page(runs))
     puts "#{DOCS_FRONT_PAGE} written from runs #{runs.map { |r, _| r["id"] }.join(" and ")} in #{DOCS_FRONT_STORE}"
@@ -59,26 +62,39 @@ module DocsFront
 
       ## The claims
 
-      What is said of today's front of the stack, each answered by the runs below ("yes" or "no" only
-      where the 95 % interval of the ratio lies wholly on one side of 1; "not shown" otherwise):
+      What is said of today's front of the stack, each answered by the runs below: how many times better
+      the first config is than the second, with the 95 % interval of that ratio over server starts; "yes"
+      or "no" only where the interval lies wholly on one side of 1, "not shown" otherwise.
 
       #{claims(runs)}
 
       ## The runs
 
       `bin/rackbench run front` and `bin/rackbench run front-slow` (`bundle exec rake docs:runs:front` keeps
-      them in `#{DOCS_FRONT_STORE}`) on a #{fast.dig("machine", "cores")}-core machine shared with other work;
-      this page is `bundle exec rake docs:front`, which prints each run's
-      `bin/rackbench report RUN --results #{DOCS_FRONT_STORE} --format article` below. Thruster
-      #{fast.dig("machine", "proxies", "thruster")}, nginx #{fast.dig("machine", "proxies", "nginx")}, puma
-      #{fast.dig("machine", "gems", "puma")}.
+      them in `#{DOCS_FRONT_STORE}`) on a #{fast.dig("machine", "cores")}-core machine shared with other work:
+      #{timings(runs)}. Thruster #{versions(fast)}. This page is `bundle exec rake docs:front`, which prints
+      each run's `bin/rackbench report RUN --results #{DOCS_FRONT_STORE} --format article` below.
 
       #{runs.map { |_, report| report.strip }.join("\n\n")}
     MD
   end
 
+  # "front took 12m14s (load average 21.0 as it started)" for each run.
+  def timings(runs)
+    runs.map do |run, _|
+      took_s = (Time.parse(run["finished_at"]) - Time.parse(run["started_at"])).round
+      "#{run["suite"]} took #{took_s / 60} m #{took_s % 60} s (load average #{run.dig("machine",
+                                                                                      "loadavg")&.first} as it started)"
+    end.join(", ")
+  end
+
+  def versions(run)
+    "#{run.dig("machine", "proxies", "thruster")}, nginx #{run.dig("machine", "proxies", "nginx")}, " \
+      "puma #{run.dig("machine", "gems", "puma")}"
+  end
+
   def claims(runs)
-    says = runs.flat_map { |run, _| run.dig("settings", "article", "claims").map { |c| c["says"] } }
-    says.each_with_index.map { |text, i| "#{i + 1}. #{text}" }.join("\n")
+    verdicts = runs.flat_map { |run, _| run["verdicts"] }
+    verdicts.each_with_index.map { |v, i| "#{i + 1}. #{v["says"]}: **#{v["answer"]}**, #{v["detail"]}" }.join("\n")
   end
 end
