@@ -13,7 +13,8 @@ module Rackbench
                                  "--concurrency", "2", "--starts", "3", "--windows", "2", "--duration", "0.5",
                                  "--warmup", "0.2", "--trials", "40", "--format", "json")
       assert_equal 0, status, "#{out}\n#{err}"
-      data = JSON.parse(out[out.index("{\n")..])
+      data = JSON.parse(out) # stdout is the JSON alone: the progress went to stderr
+      assert_match(/^rackbench: run \d+, suite calibrate/, err)
       store = Store.new(tmpdir)
       a, b = store.measurements(data["run"])
       assert_equal ["A: puma x0:2", "B: puma x0:2"], [a.label, b.label]

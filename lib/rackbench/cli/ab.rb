@@ -61,7 +61,7 @@ module Rackbench
         supervisor = Supervisor.new
         supervisor.trap_signals
         store = Store.new(@results)
-        run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out)).run
+        run_id = Runner.new(suite, store: store, supervisor: supervisor, listener: progress).run
         baseline, current = versions.split(store.measurements(run_id))
         regression = @gate.regression(baseline, current, paired: true, key: versions.key)
         run = store.run(run_id)
@@ -112,6 +112,9 @@ module Rackbench
         app = @app || (named && File.expand_path(named, File.dirname(suite_path)))
         app && File.directory?(app) ? File.join(app, "config.ru") : app
       end
+
+      # The run's progress; on stderr when stdout carries a document (json, markdown).
+      def progress = Progress.new(@format == "table" ? @out : @err)
 
       def parser
         OptionParser.new do |o|

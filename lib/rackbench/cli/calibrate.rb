@@ -53,7 +53,7 @@ module Rackbench
       def measure(suite, store)
         supervisor = Supervisor.new
         supervisor.trap_signals
-        Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out)).run
+        Runner.new(suite, store: store, supervisor: supervisor, listener: progress).run
       rescue SignalException => e
         supervisor&.stop_all
         @err.puts "rackbench: calibrate interrupted by SIG#{Signal.signame(e.signo)}"
@@ -95,12 +95,15 @@ module Rackbench
         label = Servers.fetch(config["server"]).new(config).label
         { "name" => "calibrate", "description" => "A/A: #{label} twice, side by side",
           "app" => base ? base["app"] : "rack", "endpoints" => [endpoint],
-          "concurrency" => [@concurrency || base&.dig("concurrency")&.first || 8],
+          "concurrency" => [@concurrency || base&.[]("concurrency")&.first || 8],
           "duration_s" => @duration_s, "warmup_s" => @warmup_s, "engine" => "native",
           "repeats" => @starts * @windows, "deployments" => @starts, "order" => "interleaved",
           "servers" => [config.merge("label" => "A: #{label}"), config.merge("label" => "B: #{label}")] }
           .merge(base ? base.data.slice("env", "setup", "services", "ready_path") : {})
       end
+
+      # The run's progress; on stderr when stdout carries a document (json, markdown).
+      def progress = Progress.new(@format == "table" ? @out : @err)
 
       def parser
         OptionParser.new do |o|
