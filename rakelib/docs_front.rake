@@ -31,12 +31,12 @@ namespace :docs do
   task :front do
     runs = DOCS_FRONT_SUITES.map do |suite|
       store, run = DocsHelper.latest(DOCS_FRONT_STORE, suite)
-      verdicts = Rackbench::Article::Summary.new(run, store.measurements(run["id"])).verdicts
+      answers = Rackbench::Article::Summary.new(run, store.measurements(run["id"])).answers
       store.close
       report = `bin/rackbench report #{run["id"]} --results #{DOCS_FRONT_STORE} --format article`
       raise "bin/rackbench report failed" unless $?.success? # rubocop:disable Style/SpecialGlobalVars
 
-      [run.merge("verdicts" => verdicts), report]
+      [run.merge("answers" => answers), report]
     end
     File.write(File.join(DOCS_ROOT, DOCS_FRONT_PAGE), DocsFront.page(runs))
     puts "#{DOCS_FRONT_PAGE} written from runs #{runs.map { |r, _| r["id"] }.join(" and ")} in #{DOCS_FRONT_STORE}"
@@ -64,7 +64,8 @@ module DocsFront
 
       What is said of today's front of the stack, each answered by the runs below: how many times better
       the first config is than the second, with the 95 % interval of that ratio over server starts; "yes"
-      or "no" only where the interval lies wholly on one side of 1, "not shown" otherwise.
+      or "no" only where the interval lies wholly on one side of 1, "not settled" otherwise (with the starts
+      more that would likely settle it).
 
       #{claims(runs)}
 
@@ -94,7 +95,7 @@ module DocsFront
   end
 
   def claims(runs)
-    verdicts = runs.flat_map { |run, _| run["verdicts"] }
-    verdicts.each_with_index.map { |v, i| "#{i + 1}. #{v["says"]}: **#{v["answer"]}**, #{v["detail"]}" }.join("\n")
+    texts = runs.flat_map { |run, _| run["answers"] }.map { |answer| Rackbench::Reports::ClaimText.new(answer) }
+    texts.each_with_index.map { |t, i| "#{i + 1}. #{t.answer.says}: **#{t.word}**, #{t.detail}" }.join("\n")
   end
 end

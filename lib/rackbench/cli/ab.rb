@@ -114,7 +114,7 @@ module Rackbench
       end
 
       # The run's progress; on stderr when stdout carries a document (json, markdown).
-      def progress = Progress.new(@format == "table" ? @out : @err)
+      def progress = Progress.new(@gate.format == "table" ? @out : @err)
 
       def parser
         OptionParser.new do |o|
