@@ -71,7 +71,7 @@ module Rackbench
         end
         calibration = Calibration.new(a, b, **costs(run, [a, b]), settings: {}, trials: @trials)
         if @format == "json"
-          @out.puts JSON.pretty_generate(calibration.to_h(precision: @precision).merge("run" => run_id))
+          @out.puts JSON.pretty_generate(finite(calibration.to_h(precision: @precision).merge("run" => run_id)))
         else
           @out.puts "rackbench calibrate (run #{run_id}; `rackbench report #{run_id}` shows its table)"
           calibration.lines(precision: @precision).each { |line| @out.puts "  #{line}" }
@@ -100,6 +100,17 @@ module Rackbench
           "repeats" => @starts * @windows, "deployments" => @starts, "order" => "interleaved",
           "servers" => [config.merge("label" => "A: #{label}"), config.merge("label" => "B: #{label}")] }
           .merge(base ? base.data.slice("env", "setup", "services", "ready_path") : {})
+      end
+
+      # JSON has no Infinity or NaN: a figure two starts cannot bound (an
+      # infinite number of starts) is null.
+      def finite(value)
+        case value
+        when Hash then value.transform_values { |v| finite(v) }
+        when Array then value.map { |v| finite(v) }
+        when Float then value.finite? ? value : nil
+        else value
+        end
       end
 
       # The run's progress; on stderr when stdout carries a document (json, markdown).
