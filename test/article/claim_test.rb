@@ -56,6 +56,9 @@ module Rackbench
       close = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 190.0),
                cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 100.0)]
       assert_equal :yes, answer(spec, close).outcome
+      straddling = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 250.0, spread: [0.9, 1.0, 1.1]),
+                    cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: [1.05, 0.95, 1.0])]
+      assert_equal :not_settled, answer(spec, straddling).outcome, "[1.79, 3.47] reaches past the band's 2.5"
     end
 
     def test_beats_answers_no_when_the_other_is_ahead_and_a_lower_is_better_metric_turns_the_ratio

@@ -5,8 +5,9 @@ module Rackbench
     module Checks
       # a beats b on the claim's metric: "yes" when the comparison's interval
       # lies above 1 (and, with `factor: [lo, hi]`, "about twice as fast",
-      # reaches that band); "no" when it lies below 1, or above it but clear of
-      # the band; "equivalent" when it lies within ±margin of 1.
+      # lies within that band; straddling an edge of it is not settled); "no"
+      # when it lies below 1, or above it but clear of the band; "equivalent"
+      # when it lies within ±margin of 1.
       #
       #   - says: Thin beats Unicorn on Rack hello world at 100 clients
       #     a: {server: thin}
@@ -27,13 +28,20 @@ module Rackbench
 
         def band = claim.spec["factor"]
 
+        # Faster; with a band, "yes" only when the whole interval lies in it,
+        # "no" when clear of it, else not settled (it straddles an edge).
+        def within_band(comparison, facts)
+          ci = comparison.ci
+          return reply(:yes, :supported, interval: ci, **facts) if band.nil? || (ci.low >= band.min && ci.high <= band.max)
+          return reply(:no, :outside_band, interval: ci, **facts) if ci.low > band.max || ci.high < band.min
+
+          reply(:not_settled, :undecided, interval: ci, **facts)
+        end
+
         def decide(comparison, facts)
           ci = comparison.ci
           case comparison.verdict
-          when :a_better
-            return reply(:no, :outside_band, interval: ci, **facts) if band && !(ci.low <= band.max && ci.high >= band.min)
-
-            reply(:yes, :supported, interval: ci, **facts)
+          when :a_better then within_band(comparison, facts)
           when :b_better then reply(:no, :contradicted, interval: ci, **facts)
           when :equivalent then reply(:equivalent, :within_margin, interval: ci, margin: comparison.margin, **facts)
           else unsettled(comparison, **facts)
