@@ -40,6 +40,13 @@ class ServersCommandTest < Minitest::Test
     assert_match(/\A\| Kind \| Name \| Installed \| Version \| Knobs \| Status here \|/, out)
     assert_includes out, "| proxy | lighttpd | yes |"
     assert_includes out, "balance (fair / round-robin / hash / sticky)"
+    klass = Rackbench::Proxies.fetch("thruster")
+    thruster = rows.find { |r| r[1] == "thruster" }
+    assert_equal [klass.installed? ? "yes" : "no", klass.version || "-", klass.knobs.join(", ")], thruster.values_at(2, 3, 4)
+    return unless klass.installed?
+
+    assert_match(/\A\d+\.\d+\.\d+\z/, thruster[3],
+                 "bin/setup thruster installs it, and its version is listed")
   end
 
   # TorqueBox 4 on this JRuby starts, then fails each request; the probe keeps
