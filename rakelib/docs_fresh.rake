@@ -1,16 +1,19 @@
 # frozen_string_literal: true
 
-# The README's quick-start time, from bench/fresh (a fresh clone's bin/setup and
-# first run, timed): `rake docs:runs:fresh` runs it and keeps what it printed
-# (Rackbench::Docs::Transcript); `rake docs:fresh` writes the README's sentence from that.
+# The README's quick-start time, from bench/fresh: `rake docs:runs:fresh` runs it on a machine with
+# nothing installed (--machine: a Debian root made with debootstrap) and times the extras after the
+# first table (--extras), keeping what it printed (Rackbench::Docs::Transcript); `rake docs:fresh`
+# writes the README's paragraph from that.
 DOCS_FRESH = ENV.fetch("FRESH_RESULTS", "tmp/docs-runs/fresh")
+DOCS_FRESH_COMMAND = %w[bench/fresh --machine --extras].freeze
 
 namespace :docs do
   namespace :runs do
-    desc "bench/fresh (a fresh clone's bin/setup and bin/rackbench run, timed), its output kept in #{DOCS_FRESH}"
+    desc "#{DOCS_FRESH_COMMAND.join(" ")} (bin/setup and bin/rackbench run on a machine with nothing installed, " \
+         "timed, then the extras), its output kept in #{DOCS_FRESH}"
     task :fresh do
       rm_rf DOCS_FRESH
-      DocsTranscripts.record(DOCS_FRESH, ["bench/fresh"], shown: "bench/fresh", chdir: DOCS_ROOT)
+      DocsTranscripts.record(DOCS_FRESH, DOCS_FRESH_COMMAND, shown: DOCS_FRESH_COMMAND.join(" "), chdir: DOCS_ROOT)
     end
   end
 
@@ -18,18 +21,37 @@ namespace :docs do
   task :fresh do
     DocsHelper.load_rackbench
     require_relative "docs/transcript"
-    out = Rackbench::Docs::Transcript.load(DOCS_FRESH).output
-    figure = lambda do |label|
-      out[/^  #{Regexp.escape(label)}\s+(\d+) s/, 1] or raise "#{DOCS_FRESH}: bench/fresh printed no #{label} line"
+    DocsHelper.replace_block("README.md", "fresh", DocsFresh.paragraph(Rackbench::Docs::Transcript.load(DOCS_FRESH).output))
+  end
+end
+
+# The README's paragraph from what bench/fresh printed.
+module DocsFresh
+  module_function
+
+  def paragraph(out)
+    (setup_s, setup_cpu_s), (run_s, run_cpu_s) = ["bin/setup", "bin/rackbench run"].map do |label|
+      out.match(/^  #{Regexp.escape(label)}\s+(\d+) s \((\d+) s of CPU\)$/)&.captures or raise "#{DOCS_FRESH}: no #{label} line"
     end
-    minutes = out[/^  to the first table\s+\d+ s \(([\d.]+) min/, 1]
-    cpus = out[/, (\d+) CPUs,/, 1]
-    load = out[/load average ([\d.]+) at the end/, 1]
-    DocsHelper.replace_block("README.md", "fresh", <<~MD)
-      From a fresh clone to that table took #{minutes} minutes (#{figure["bin/setup"]} s of `bin/setup`,
-      #{figure["bin/rackbench run"]} s of `bin/rackbench run`) on a #{cpus}-core machine busy with other work (load
-      average #{load} as it ended) with the Debian packages already installed (`bench/fresh` times both
-      commands in a fresh clone; `rake docs:runs:fresh docs:fresh` measures again and writes this sentence).
+    packages = figure(out, %r{^  Debian packages bin/setup installed: (.*)$}, "packages").split.map { |p| "`#{p}`" }.join(", ")
+    gems, compiled = out.match(%r{^  gems bin/setup installed: (\d+), (\d+) of them compiled$})&.captures
+    extras, extras_s = out.match(%r{^  then bin/setup (.+): (\d+) s \(\d+ s of CPU\)$})&.captures
+    raise "#{DOCS_FRESH}: bench/fresh printed no gems or extras line (run it with --extras)" unless gems && extras
+
+    <<~MD
+      On a Debian bookworm machine with nothing installed but Ruby, Node and git, that table came
+      #{figure(out, /^  to the first table\s+\d+ s \(([\d.]+) min/, "total")} minutes after a fresh clone: #{setup_s} s of `bin/setup` (#{setup_cpu_s} s of CPU: it installed
+      #{packages}, #{gems} gems, #{compiled} of them compiled, the chart library and the load engine) and
+      #{run_s} s of `bin/rackbench run` (#{run_cpu_s} s of CPU), on a #{figure(out, /(\d+) CPUs,/, "CPUs")}-core machine busy with other work
+      (load average #{figure(out, /load average ([\d.]+) at/, "load")} as it started,
+      #{figure(out, /, ([\d.]+) after the run/, "load")} after the run). The extras other suites use (the other MRI servers, the Rails app,
+      the proxies, memcached, wrk and ab: `bin/setup #{extras}`) took #{extras_s} s more.
+      `#{DOCS_FRESH_COMMAND.join(" ")}` times these in a Debian root made with debootstrap; `rake docs:runs:fresh
+      docs:fresh` measures again and writes this paragraph.
     MD
+  end
+
+  def figure(out, pattern, what)
+    out[pattern, 1] or raise "#{DOCS_FRESH}: bench/fresh printed no #{what} figure"
   end
 end
