@@ -262,7 +262,11 @@ module Rackbench
     def migrate
       with_migration_lock do
         adopt_user_version
-        Sequel::Migrator.run(@db, File.join(__dir__, "store", "migrations"))
+        migrations = File.join(__dir__, "store", "migrations")
+        next if Sequel::Migrator.is_current?(@db, migrations)
+
+        Sequel::Migrator.run(@db, migrations)
+        @db.run("PRAGMA wal_checkpoint(TRUNCATE)") unless location.postgres? # no page of before left in the log
       end
     end
 

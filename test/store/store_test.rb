@@ -81,6 +81,28 @@ module Rackbench
       store.close
     end
 
+    def test_the_secrets_of_runs_stored_before_redaction_are_redacted_when_the_store_opens
+      legacy = File.join(tmpdir, "legacy")
+      db = Sequel.sqlite(File.join(FileUtils.mkdir_p(legacy).first, Store::FILE))
+      Sequel::Migrator.run(db, File.dirname(Store::MIGRATIONS.first), target: 5)
+      settings = { "env" => { "SECRET_KEY_BASE" => "skb-5e4d3c2b1a", "DATABASE_URL" => "postgres://a:pw-1f2e3d4c@h/db" } }
+      id = db[:runs].insert(suite: "old", suite_yaml: settings.to_yaml, settings_json: settings.to_json, machine_json: "{}",
+                            dir: "", status: "failed", reason: "cannot reach postgres://a:pw-1f2e3d4c@h/db",
+                            started_at: "2025-01-01T00:00:00Z")
+      db[:cells].insert(run_id: id, position: 1, server: "puma", label: "puma", config_json: "{}", endpoint: "/", path: "/",
+                        concurrency: 1, engine: "native", status: "failed", log_tail: "SECRET_KEY_BASE=skb-5e4d3c2b1a",
+                        server_command: '["puma","--secret","skb-5e4d3c2b1a"]', started_at: "2025-01-01T00:00:00Z")
+      db.disconnect
+
+      store = Store.new(legacy)
+      text = File.binread(File.join(legacy, Store::FILE)) + File.binread("#{File.join(legacy, Store::FILE)}-wal")
+      %w[skb-5e4d3c2b1a pw-1f2e3d4c].each { |secret| refute text.include?(secret), "#{secret} is still in the file's bytes" }
+      run = store.run(id)
+      assert_equal Psych.safe_load(run["suite_yaml"]), run["settings"], "the suite file and its settings, one marker a value"
+      assert_equal ["puma", "--secret", run.dig("settings", "env", "SECRET_KEY_BASE")], store.cells(id).first["server_command"]
+      store.close
+    end
+
     def test_a_postgres_url_names_no_folder_and_hides_its_password
       location = Store::Location.new("postgres://bench:secret@db.example/results")
       assert location.postgres?

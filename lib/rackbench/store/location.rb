@@ -52,9 +52,14 @@ module Rackbench
       # Write-ahead log: a commit is whole or absent after a kill -9 at any
       # moment, and reports can read while a run writes. synchronous FULL
       # makes each commit (a repeat, a finished cell) survive a power cut too.
+      # secure_delete: what an update replaces is overwritten, so a value the
+      # store redacted (migration 6) leaves no copy in a free page.
       def sqlite
         Sequel.sqlite(File.join(dir, FILE), timeout: 5000, synchronous: :full,
-                                            after_connect: ->(conn) { conn.execute("PRAGMA journal_mode = WAL") })
+                                            after_connect: lambda { |conn|
+                                              conn.execute("PRAGMA journal_mode = WAL")
+                                              conn.execute("PRAGMA secure_delete = ON")
+                                            })
       end
     end
   end
