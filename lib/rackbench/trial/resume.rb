@@ -64,10 +64,10 @@ module Rackbench
 
     def restore_secrets(data)
       path = run["suite_path"].to_s
-      typed = File.file?(path) ? Psych.safe_load_file(path) : {}
+      typed = File.file?(path) ? Psych.safe_load_file(path, aliases: true) : {}
       typed = {} unless typed.is_a?(Hash)
       @store.redaction(Suite::Secrets.new(typed)).restore(data, typed)
-    rescue ConfigError => e
+    rescue ConfigError, Psych::Exception => e
       raise ConfigError, "run #{id}: #{path}: #{e.message}"
     end
 
