@@ -1,24 +1,18 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../services/started_services"
 
 module Rackbench
   # `rackbench verify` and Apps::Verification: each framework on a real puma,
   # with the upstream, memcached and PostgreSQL services rackbench starts.
   class VerifyTest < Minitest::Test
-    def supervisor = @supervisor ||= Supervisor.new
+    include StartedServices
 
     def teardown
-      (@services || []).reverse_each { |s| s.stop(supervisor) }
+      stop_services
       @supervisor&.stop_all
       super
-    end
-
-    def start_services(*configs)
-      @services = configs.map { |c| Services.fetch(c["service"]).new(c) }
-      @services.each_with_index.inject({}) do |env, (service, i)|
-        env.merge(service.start(supervisor, FileUtils.mkdir_p(File.join(tmpdir, "service-#{i}")).first))
-      end
     end
 
     # PostgreSQL on a Unix socket for two frameworks and on loopback for the others.

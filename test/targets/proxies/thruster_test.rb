@@ -2,19 +2,21 @@
 
 require "test_helper"
 require "zlib"
+require_relative "../services/started_services"
 
 module Rackbench
   # Thruster in front of a real Puma: every endpoint of the catalogue answered
   # through it (its X-Cache header on each answer), its gzip seen on the wire,
   # and its settings given as the environment of the recorded command.
   class ThrusterTest < Minitest::Test
+    include StartedServices
+
     def thruster(config = {}) = Proxies.fetch("thruster").new({ "proxy" => "thruster" }.merge(config)).validate!
-    def supervisor = @supervisor ||= Supervisor.new
     def entry(proxy = {}) = { "server" => "puma", "threads" => 4, "proxy" => { "proxy" => "thruster" }.merge(proxy) }
 
     def teardown
       @trial&.stop
-      (@services || []).reverse_each { |s| s.stop(supervisor) }
+      stop_services
       @supervisor&.stop_all
       assert_nothing_left
       super
@@ -111,13 +113,6 @@ module Rackbench
     def page(encoding)
       headers = encoding ? { "Accept-Encoding" => encoding } : {}
       Request.new("path" => "/template-render", "headers" => headers).perform(@trial.target("/template-render"))
-    end
-
-    def start_services(*configs)
-      @services = configs.map { |c| Services.fetch(c["service"]).new(c) }
-      @services.each_with_index.inject({}) do |env, (service, i)|
-        env.merge(service.start(supervisor, FileUtils.mkdir_p(File.join(tmpdir, "service-#{i}")).first))
-      end
     end
   end
 end
