@@ -42,9 +42,9 @@ module DocsFresh
       On a Debian bookworm machine with nothing installed but Ruby, Node and git, that table came
       #{figure(out, /^  to the first table\s+\d+ s \(([\d.]+) min/, "total")} minutes after a fresh clone: #{setup_s} s of `bin/setup` (#{setup_cpu_s} s of CPU: it installed
       #{packages}, #{gems} gems, #{compiled} of them compiled, the chart library and the load engine) and
-      #{run_s} s of `bin/rackbench run` (#{run_cpu_s} s of CPU), on a #{figure(out, /(\d+) CPUs,/, "CPUs")}-core machine busy with other work
-      (load average #{figure(out, /load average ([\d.]+) at/, "load")} as it started,
-      #{figure(out, /, ([\d.]+) after the run/, "load")} after the run). The extras other suites use (the other MRI servers, the Rails app,
+      #{run_s} s of `bin/rackbench run` (#{run_cpu_s} s of CPU), on a #{figure(out, /(\d+) CPUs,/, "CPUs")}-core machine whose load average
+      was #{figure(out, /load average ([\d.]+) at/, "load")} as it started and #{figure(out, /, ([\d.]+) after the run/, "load")} after the run
+      (other work shares its CPUs: the CPU seconds are what the commands need). The extras other suites use (the other MRI servers, the Rails app,
       the proxies, memcached, wrk and ab: `bin/setup #{extras}`) took #{extras_s} s more.
       `#{DOCS_FRESH_COMMAND.join(" ")}` times these in a Debian root made with debootstrap; `rake docs:runs:fresh
       docs:fresh` measures again and writes this paragraph.
