@@ -223,6 +223,7 @@ module Rackbench
     # it no longer needs (all, once settled) are finished.
     def settle(block)
       policy.settled_cells(active(block), ->(cell) { @states[cell.index].repeats }).each { |c| finish_cell(c) }
+      active(block).select { |c| @states[c.index].load_s >= policy.max_cell_s }.each { |c| finish_cell(c) }
     end
 
     # Stein's decision, once per block, from the first stage's starts.
@@ -360,7 +361,10 @@ module Rackbench
       repeat.round = schedule.sequential? ? nil : round
       store.add_repeat(@run["id"], state.cell.index, repeat)
       state.repeats << repeat
-      state.load_s += load.duration_s.to_f + load.warmup_s.to_f
+      # load as RepeatPolicy counts it (a window and a short re-warm-up); a window
+      # of a number of requests (ab -n) lasts what it took
+      window_s = load.requests ? repeat.result.duration_s : load.duration_s
+      state.load_s += window_s.to_f + [load.warmup_s.to_f, SHORT_WARMUP_S].min
       emit(:repeat_finished, state.cell, repeat)
     end
 
@@ -386,7 +390,5 @@ module Rackbench
     def emit(event, *args)
       @listener&.public_send(event, *args) if @listener.respond_to?(event)
     end
-
-    def slug(text) = text.downcase.gsub(/[^a-z0-9]+/, "-").gsub(/\A-|-\z/, "")
   end
 end

@@ -40,7 +40,7 @@ module Rackbench
       def trial_for(group, key, number)
         config = group.server_config
         rule = AnswerRule.new(catalogue: Apps.bundled?(config["app"] || suite["app"]), env: @service_env)
-        dir = File.join(@run["dir"], format("%02d-%s", key.variant, slug(key.config_label)), "d#{number}")
+        dir = File.join(@run["dir"], format("%02d-%s", key.variant, Words.slug(key.config_label)), "d#{number}")
         Trial.new(server_for(group), supervisor: supervisor, dir: dir, app: suite.app_path(*config["app"]), window: @window,
                                      rule: rule, explain: suite["explain"], env: @service_env, cpus: pinning.server_cpus,
                                      ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
