@@ -32,6 +32,15 @@ module Rackbench
       assert_nothing_left(pid)
     end
 
+    # The token given with --env went to the env file the suite names (mode 0600), not into the suite.
+    def assert_secret_in_env_file(app, suite, out)
+      assert_equal({ "WEB_CONCURRENCY" => "0", "MAX_THREADS" => "2" }, suite["env"])
+      assert_equal "rackbench.env", suite["env_file"], "a secret goes to the env file the suite names, not into it"
+      assert_equal "API_TOKEN=tok-5f4e3d2c1b\n", File.read(File.join(app, "rackbench.env"))
+      assert_equal 0o600, File.stat(File.join(app, "rackbench.env")).mode & 0o777
+      assert_includes out, "wrote #{File.join(app, "rackbench.env")} (API_TOKEN)"
+    end
+
     def test_variables_and_paths_given_make_a_suite_that_runs_from_a_clean_shell
       app = fixture_app("pooled")
       status, out, pid = init(app, "--env", "WEB_CONCURRENCY=0", "--env", "MAX_THREADS=2", "--env", "API_TOKEN=tok-5f4e3d2c1b",
@@ -46,11 +55,7 @@ module Rackbench
       assert_nothing_left(pid)
 
       suite = YAML.safe_load_file(File.join(app, "rackbench.yml"))
-      assert_equal({ "WEB_CONCURRENCY" => "0", "MAX_THREADS" => "2" }, suite["env"])
-      assert_equal "rackbench.env", suite["env_file"], "a secret goes to the env file the suite names, not into it"
-      assert_equal "API_TOKEN=tok-5f4e3d2c1b\n", File.read(File.join(app, "rackbench.env"))
-      assert_equal 0o600, File.stat(File.join(app, "rackbench.env")).mode & 0o777
-      assert_includes out, "wrote #{File.join(app, "rackbench.env")} (API_TOKEN)"
+      assert_secret_in_env_file(app, suite, out)
       assert_equal([{ "path" => "/health", "expect_status" => 200 }, { "path" => "/items", "expect_status" => 200 }],
                    suite["endpoints"])
       assert_equal [{ "server" => "puma", "threads" => 5 }], suite["servers"]
