@@ -21,6 +21,7 @@ module Rackbench
   #   c.components  # {"within_start_cv"=>, "own_start_cv"=>, "common_start_cv"=>}
   #   c.lines       # the report
   class Calibration
+    SIMULATED_STARTS = 30
     KEYS = { "window" => "within_start_cv", "shared_window" => "shared_window_cv", "own_start" => "own_start_cv",
              "common_start" => "common_start_cv" }.freeze
     attr_reader :a, :b, :start_cost_s, :window_cost_s
@@ -130,15 +131,23 @@ module Rackbench
                "per start, about #{rec["starts"]} starts, #{format("%.0f", rec["wall_s"])} s per pair " \
                "(a start costs #{format("%.1f", start_cost_s)} s, a window #{format("%.1f", window_cost_s)} s here)"
         at = simulated_at_recommendation(precision: precision)
-        out << "the procedure at those settings (windows: #{rec["windows_per_start"]}, max_deployments: " \
-               "#{[rec["starts"], 3].max}) on data with this spread: #{outcome_text(at)}"
+        out << if at
+                 "the procedure at those settings (windows: #{rec["windows_per_start"]}, max_deployments: " \
+                   "#{[rec["starts"], 3].max}) on data with this spread: #{outcome_text(at)}"
+               else
+                 "not simulated at those settings: #{rec["starts"]} starts is beyond the #{SIMULATED_STARTS} a " \
+                   "simulation here runs; the spread between starts, not the procedure, is what to lower"
+               end
       end
       out
     end
 
-    # The procedure at the recommended settings on data with the measured spread.
+    # The procedure at the recommended settings on data with the measured spread
+    # (nil beyond SIMULATED_STARTS starts: a design of hundreds of looks takes minutes to build).
     def simulated_at_recommendation(precision: 0.05)
       rec = recommendation(precision: precision) or return nil
+      return nil if rec["starts"] > SIMULATED_STARTS
+
       @simulated_at_recommendation ||= simulate(@settings.merge("windows" => rec["windows_per_start"], "max_cell_s" => 10_000,
                                                                 "max_deployments" => [rec["starts"], 3].max))
     end
