@@ -106,6 +106,7 @@ module Rackbench
   autoload :Duet, "rackbench/trial/duet"
   autoload :Budget, "rackbench/trial/budget"
   autoload :FairShare, "rackbench/system/fair_share"
+  autoload :Jemalloc, "rackbench/system/jemalloc"
   autoload :Window, "rackbench/trial/window"
   autoload :Drain, "rackbench/trial/drain"
   autoload :Noise, "rackbench/system/noise"
