@@ -127,10 +127,12 @@ module Rackbench
 
       def control_path = File.join(@tmp, "c")
 
-      # rsync's ssh: the master's, with this host's options.
+      # rsync's ssh: the master's, with this host's options. rsync splits -e
+      # on spaces and honours quotes, not a shell's backslashes (Shellwords
+      # wrote "BatchMode\=yes", which ssh refused): a word with a space is quoted.
       def rsync_argv
-        ssh = Shellwords.join(["ssh", *base_args, "-o", "ControlMaster=no"])
-        ["rsync", "-a", "-e", ssh]
+        ssh = ["ssh", *base_args, "-o", "ControlMaster=no"].map { |word| word.match?(/\s/) ? "'#{word}'" : word }
+        ["rsync", "-a", "-e", ssh.join(" ")]
       end
 
       def transfer(argv, what, timeout_s)
