@@ -85,5 +85,5 @@ end
 
 # With RACKBENCH_SENDFILE=X-Sendfile (Thruster, lighttpd) or X-Accel-Redirect (nginx), a file
 # answer carries the file's path for the proxy to send, not its bytes (Workloads::Bodies::SENDFILE_ENV).
-use Rack::Sendfile, ENV.fetch("RACKBENCH_SENDFILE", nil)
-run RackWorkloads.new
+# Wrapped by hand, not with `use`: agoo falls back to loading this file as plain Ruby, where only `run` exists.
+run Rack::Sendfile.new(RackWorkloads.new, ENV.fetch("RACKBENCH_SENDFILE", nil))
