@@ -15,6 +15,12 @@ module Rackbench
                            :headers, :outcomes, keyword_init: true) do
         def started = outcomes.select(&:started?)
         def entry(server) = Servers.fetch(server).starter_entry
+
+        # [plain, secret] env, split as Init::Starter splits it (Suite::Secrets).
+        def env_parts
+          secrets = Suite::Secrets.new({ "env" => env })
+          env.partition { |name, value| !secrets.name?(name) && secrets.url_passwords(value).empty? }.map(&:to_h)
+        end
       end
 
       def starter(**given)
