@@ -4,6 +4,7 @@ require "test_helper"
 require "yaml"
 require "rackbench/init/boot"
 require "rackbench/init/suite_text"
+require "rackbench/init/starter"
 
 module Rackbench
   module Init
@@ -16,11 +17,7 @@ module Rackbench
         def started = outcomes.select(&:started?)
         def entry(server) = Servers.fetch(server).starter_entry
 
-        # [plain, secret] env, split as Init::Starter splits it (Suite::Secrets).
-        def env_parts
-          secrets = Suite::Secrets.new({ "env" => env })
-          env.partition { |name, value| !secrets.name?(name) && secrets.url_passwords(value).empty? }.map(&:to_h)
-        end
+        def env_parts = Init::Starter.env_parts(env)
       end
 
       def starter(**given)

@@ -48,7 +48,9 @@ module Rackbench
       # The env as the suite keeps it: [written into env:, written into the
       # env file] (secrets: names that look secret, values with a URL
       # password; Suite::Secrets), so no secret is typed into the suite.
-      def env_parts
+      def env_parts = self.class.env_parts(env)
+
+      def self.env_parts(env)
         secrets = Suite::Secrets.new({ "env" => env })
         env.partition { |name, value| !secrets.name?(name) && secrets.url_passwords(value).empty? }.map(&:to_h)
       end
