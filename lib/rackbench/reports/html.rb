@@ -32,7 +32,9 @@ module Rackbench
         page = Charts::Page.new(run, cells)
         tune = Charts::Tune.new(run, cells)
         summary = Rackbench::Article::Summary.new(run, cells)
-        charts = { "rate_sweep" => page.rate_sweeps.drop(1), "explain" => page.why.flat_map(&:last) }
+        # A tune run's knee chart draws its probes; a rate sweep's first chart leads the answer.
+        sweeps = tune.charts.empty? ? page.rate_sweeps.drop(1) : []
+        charts = { "rate_sweep" => sweeps, "explain" => page.why.flat_map(&:last) }
         details = document.details.map { |s| section_html(s, charts.delete(s.id) || []) }
         details.unshift(%(<h2 id="results">Results</h2>)) unless details.empty?
         body = if tune.charts.empty?
