@@ -38,7 +38,8 @@ static void output_human_head(FILE *out, const config_t *cfg, const run_result_t
     char a[32], b[32], d[32], e[32];
     fprintf(out, "Running %.2fs test @ %s", r->duration_s, cfg->url);
     if (cfg->warmup_ns)
-        fprintf(out, " (after %.2fs warm-up)", (double)cfg->warmup_ns / 1e9);
+        fprintf(out, " (after %.2fs warm-up: %llu responses, %llu errors)", (double)cfg->warmup_ns / 1e9,
+                (unsigned long long)r->counts.warmup_requests, (unsigned long long)r->counts.warmup_errors);
     fprintf(out, "\n  %d threads and %llu connections, ", output_threads(cfg), (unsigned long long)cfg->connections);
     if (cfg->slow.connections)
         fprintf(out, "and %llu slow ones (closed loop), ", (unsigned long long)cfg->slow.connections);
@@ -248,6 +249,8 @@ static void output_json_counts(json_t *j, const config_t *cfg, const run_result_
     json_uint(j, "gzip_responses", c->gzip_responses);
     json_uint(j, "reconnects", c->reconnects);
     json_uint(j, "unsent", c->unsent);
+    json_uint(j, "warmup_requests", c->warmup_requests);
+    json_uint(j, "warmup_errors", c->warmup_errors);
     json_bool(j, "stalled", r->stalled);
     if (cfg->rate_per_s > 0)
         json_uint(j, "scheduled", c->scheduled);

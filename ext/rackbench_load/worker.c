@@ -208,6 +208,8 @@ static void conn_close(conn_t *c)
 
 static void worker_error(worker_t *w, conn_t *c, int kind, uint64_t now)
 {
+    if (now < w->measure_ns)
+        w->counts.warmup_errors++;
     if (!worker_counting(w, now))
         return;
     conn_group(c)->err_other++;
@@ -288,6 +290,8 @@ static int worker_record(worker_t *w, conn_t *c, uint64_t now)
         if (cfg->endpoint_count)
             mix_complete(&w->mix, c->endpoint, latency_us);
     }
+    if (now < w->measure_ns)
+        w->counts.warmup_requests++;
     if (!counting)
         return 1;
     w->counts.requests++;
@@ -962,6 +966,8 @@ static void worker_counts_add(worker_counts_t *dst, const worker_counts_t *src)
     dst->err_check += src->err_check;
     dst->unsent += src->unsent;
     dst->scheduled += src->scheduled;
+    dst->warmup_requests += src->warmup_requests;
+    dst->warmup_errors += src->warmup_errors;
     for (int i = 0; i < WORKER_STATUS_CODES; i++)
         dst->status[i] += src->status[i];
 }

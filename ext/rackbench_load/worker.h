@@ -56,6 +56,8 @@ typedef struct worker_counts {
     uint64_t err_check;     /* expected status, --expect-body missing */
     uint64_t unsent;        /* open loop: due in the counted window, never sent (every connection busy to the end) */
     uint64_t scheduled;     /* open loop: slots due in the counted window */
+    uint64_t warmup_requests; /* complete responses during the warm-up (what warmed the server; never counted) */
+    uint64_t warmup_errors;   /* errors during the warm-up */
     uint64_t status[WORKER_STATUS_CODES];
 } worker_counts_t;
 

@@ -71,6 +71,7 @@ module Rackbench
       "latency_us" => { "p50" => 1 }, "status_counts" => { "200" => 8, "404" => 2 }, "reconnects" => 0, "series" => [],
       "histogram" => [[1, 10]], "errors" => { "connect" => 0, "status" => 1, "check" => 1 },
       "sent_bytes" => 800, "body_bytes" => 4000, "decoded_bytes" => 9000, "gzip_responses" => 10,
+      "warmup_requests" => 37,
       "clients" => { "fast" => { "connections" => 4, "requests" => 9 }, "slow" => { "connections" => 1, "requests" => 1 } },
       "warnings" => ["20.0 % of responses failed their check"],
       "warning_codes" => [{ "code" => "answers", "failed" => 2, "responses" => 10, "status" => 1, "check" => 1 }]
@@ -82,9 +83,10 @@ module Rackbench
       assert_equal 2, result.error_count
     end
 
-    def test_bodies_client_groups_and_warning_codes_reach_the_result
+    def test_bodies_client_groups_warning_codes_and_the_warm_up_s_responses_reach_the_result
       result = native.parse(ENGINE_JSON.to_json, load, ["rackbench-load"])
       assert_equal [800, 4000, 9000, 10], [result.sent_bytes, result.body_bytes, result.decoded_bytes, result.gzip_responses]
+      assert_equal 37, result.warmup_requests
       assert_equal [9, 1], [result.fast_clients.requests, result.slow_clients.requests]
       warning = result.engine_warnings.first
       assert_equal ["answers", 2, "20.0 % of responses failed their check"],

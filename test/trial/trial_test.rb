@@ -29,9 +29,9 @@ module Rackbench
                                  explain: explain).start
     end
 
-    def hello_load(concurrency: 2)
-      Engines::Load.new(target: @trial.target("/hello"), concurrency: concurrency, duration_s: 0.5, timeout_s: 10,
-                        traffic: Traffic.new({ "name" => "hello", "path" => "/hello" }))
+    def hello_load(concurrency: 2, warmup_s: 0)
+      Engines::Load.new(target: @trial.target("/hello"), concurrency: concurrency, duration_s: 0.5, warmup_s: warmup_s,
+                        timeout_s: 10, traffic: Traffic.new({ "name" => "hello", "path" => "/hello" }))
     end
 
     def test_an_answer_is_held_to_the_rule_and_a_wrong_one_is_named_not_raised
@@ -64,23 +64,26 @@ module Rackbench
       assert_operator repeat.resources["processes_max"].to_i, :>=, 1, "the server tree was sampled"
     end
 
-    # Counted by rackbench as it sends them, and checked against what the
-    # probe inside the app saw: every request before the window is one of
-    # them (the window's last requests in flight may reach the app too).
+    # Counted by rackbench as it sends them, the warm-up's responses by the
+    # engine, and checked against what the probe inside the app saw: every
+    # request before the window is one of them (the window's last requests in
+    # flight may reach the app too).
     def test_the_first_window_records_what_the_server_answered_before_it
       start(explain: true)
       @trial.verify!({ "name" => "hello", "path" => "/hello" })
       @trial.drain(path: "/hello", timeout_s: 30)
-      load = hello_load
+      load = hello_load(warmup_s: 0.5)
       first = @trial.measure(load, dir: @trial.dir)
       before = first.resources["served_before"]
-      assert_equal [1, 1, 0.0], before.values_at("readiness", "checks", "warmup_s")
+      assert_equal [1, 1, 0.5], before.values_at("readiness", "checks", "warmup_s")
       assert_operator before["drain_probes"], :>=, 2, "calibrated, then waited once before the window"
-      counted = before.values_at("readiness", "checks", "drain_probes").sum
+      assert_operator before["warmup_requests"], :>, 0, "the warm-up's responses, counted by the engine"
+      refute before.key?("warmup_requests_estimate"), "counted, not estimated"
+      counted = before.values_at("readiness", "checks", "drain_probes", "warmup_requests").sum
       probe = Probe::Window.read_settled(Probe::Wrapper.probe_dir(@trial.dir), from_us: 0, to_us: Probe::Window.now_us)
       assert_includes counted..(counted + load.concurrency), probe["n"] - first.result.requests,
                       "the app saw #{probe["n"]} requests, #{first.result.requests} of them in the window; counted #{before}"
-      assert_nil @trial.measure(load, dir: @trial.dir).resources["served_before"], "only the first window says it"
+      assert_nil @trial.measure(hello_load, dir: @trial.dir).resources["served_before"], "only the first window says it"
     end
 
     def test_a_config_that_never_gets_ready_is_a_service_error_and_leaves_nothing

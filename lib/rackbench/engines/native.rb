@@ -135,9 +135,11 @@ module Rackbench
 
       private
 
-      # Bytes written and bodies (as sent and decoded), the client groups and the warnings' codes.
+      # Bytes written and bodies (as sent and decoded), the client groups, the warnings' codes and the
+      # warm-up's responses.
       def transfer(data)
-        data.slice("sent_bytes", "body_bytes", "decoded_bytes", "gzip_responses", "clients", "warning_codes")
+        data.slice("sent_bytes", "body_bytes", "decoded_bytes", "gzip_responses", "clients", "warning_codes",
+                   "warmup_requests")
             .transform_keys(&:to_sym)
       end
 

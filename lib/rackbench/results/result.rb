@@ -34,6 +34,8 @@ module Rackbench
   #   warning_codes:  (native) the engine's warnings as data, in the order of warnings:
   #                   [{"code" => "shortfall", "served" => 23, "due" => 238, ...}]; read through
   #                   #engine_warnings (EngineWarning); codes in ext/rackbench_load/README.md
+  #   warmup_requests: (native) responses completed during the run's own warm-up (load.warmup_s):
+  #                   never counted in the window, but what warmed the server; nil from other engines
   #
   # histogram and latency_us describe the responses completed in the window
   # (what req/s counts); window_requests the window's requests, completed or not.
@@ -41,7 +43,7 @@ module Rackbench
     :engine, :requests, :duration_s, :requests_per_s, :bytes, :latency_us, :errors,
     :status_counts, :reconnects, :series, :histogram, :warnings, :command, :raw, :endpoints, :hosts,
     :window_requests, :schedule, :sent_bytes, :body_bytes, :decoded_bytes, :gzip_responses, :clients,
-    :warning_codes,
+    :warning_codes, :warmup_requests,
     keyword_init: true
   ) do
     def self.from_h(hash)

@@ -120,12 +120,16 @@ module Rackbench
     # What reached the server between its start and its first window, so a
     # reader knows what warmed it: rackbench's own requests, counted (the
     # readiness answers, the checks of its answers, the drain's probes), and
-    # the warm-up's seconds of load, with its requests estimated at the
-    # window's rate (the engine does not count them apart).
+    # the warm-up's seconds of load with the responses the engine counted in
+    # them (an engine that cuts the warm-up from its run, as the native one
+    # does), else those estimated at the window's rate.
     def served_before(load, result)
       warmup_s = load.warmup_s.to_f
+      warm = if result.warmup_requests then { "warmup_requests" => result.warmup_requests }
+             else { "warmup_requests_estimate" => (warmup_s * result.requests_per_s.to_f).round }
+             end
       { "readiness" => deployment.ready_answers, "checks" => @answered, "drain_probes" => @drain&.probes.to_i,
-        "warmup_s" => warmup_s, "warmup_requests_estimate" => (warmup_s * result.requests_per_s.to_f).round }
+        "warmup_s" => warmup_s, **warm }
     end
 
     def stop

@@ -94,6 +94,8 @@ module Rackbench
       # what a late client still owed from the warm-up (a loaded machine)
       assert_operator r["requests"], :<=, 2000, "never more than the two seconds' schedule"
       assert_operator r["requests"], :>, 1000 / 10
+      assert_includes (1000 / 10)..1000, r["warmup_requests"], "the warm-up's responses, counted apart: at most its 1000 due"
+      assert_operator r["requests"] + r["warmup_requests"], :<=, 2000, "each response counted once"
       assert_operator r["elapsed_s"], :>=, 2.0, "the warmup second ran first"
     end
 

@@ -21,6 +21,15 @@ module Rackbench
                      "1 s warm-up, about 1,150-2,300 requests", line
       end
 
+      def test_the_warm_up_s_responses_counted_by_the_engine_are_said_without_about
+        counted = ->(n) { record(2).except("warmup_requests_estimate").merge("warmup_requests" => n) }
+        assert_equal "Before a start's first window: readiness 1, checks 2, drain probes 2 (rackbench's requests); " \
+                     "1 s warm-up, 1,234-1,500 requests", ServedBefore.line([cell(counted[1500]), cell(counted[1234])])
+        mixed = ServedBefore.line([cell(counted[1234]), cell(record(2, estimate: 900))])
+        assert_match(/1 s warm-up, about 900-1,234 requests\z/, mixed,
+                     "one start's warm-up estimated (an engine that warms up in a run apart): about")
+      end
+
       def test_without_warm_up_only_rackbench_s_requests_are_said
         assert_equal "Before a start's first window: readiness 1, checks 2, drain probes 3 (rackbench's requests)",
                      ServedBefore.line([cell(record(3, warmup_s: 0.0, estimate: 0))])

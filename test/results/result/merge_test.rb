@@ -80,8 +80,9 @@ module Rackbench
         "latency_us" => { "mean" => 1.0 }, "histogram" => histogram, "send_bytes_per_s" => 500.0, "paced" => paced }
     end
 
-    def test_bodies_are_summed_and_client_groups_merged_with_their_paces
-      { sent_bytes: [10, 5], body_bytes: [100, 50], decoded_bytes: [300, 150], gzip_responses: [3, 1] }.each do |field, (a, b)|
+    def test_bodies_and_warm_up_responses_are_summed_and_client_groups_merged_with_their_paces
+      { sent_bytes: [10, 5], body_bytes: [100, 50], decoded_bytes: [300, 150], gzip_responses: [3, 1],
+        warmup_requests: [20, 7] }.each do |field, (a, b)|
         @a[field] = a
         @b[field] = b
       end
@@ -91,6 +92,7 @@ module Rackbench
                      "slow" => group(1, [[2000, 1]], { "send_bytes" => 400, "send_s" => 1.0 }) }
       merged = Result.merge([@a, @b])
       assert_equal [15, 150, 450, 4], [merged.sent_bytes, merged.body_bytes, merged.decoded_bytes, merged.gzip_responses]
+      assert_equal 27, merged.warmup_requests
       assert_equal [40, 4, 2], [merged.fast_clients.requests, merged.fast_clients.connections,
                                 merged.fast_clients.error_count]
       assert_equal [[900, 2], [2000, 1]], merged.slow_clients.histogram

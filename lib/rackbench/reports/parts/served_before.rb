@@ -5,12 +5,14 @@ module Rackbench
     # What warmed each server before its first window, from the first window
     # of every start (Trial#served_before): rackbench's own requests, counted
     # (readiness, the checks of its answers, the drain's probes), and the
-    # warm-up's seconds with its requests estimated. One line of a report's
+    # warm-up's seconds with its responses as the engine counted them ("about"
+    # when one was estimated at the window's rate: engines that warm up in a
+    # run apart, and runs stored before the count). One line of a report's
     # heading; nil for runs stored before it was recorded.
     #
     #   ServedBefore.line(measurements)
     #   # => "Before a start's first window: readiness 1, checks 2, drain probes 2-4 (rackbench's requests); " \
-    #   #    "1 s warm-up, about 1,200-2,300 requests"
+    #   #    "1 s warm-up, 1,200-2,300 requests"
     module ServedBefore
       module_function
 
@@ -24,8 +26,15 @@ module Rackbench
         warmup_s = records.map { |r| r["warmup_s"].to_f }.max
         return text if warmup_s.zero?
 
-        "#{text}; #{format("%g", warmup_s)} s warm-up, about #{span(records.map { |r| r["warmup_requests_estimate"].to_i })} " \
-          "requests"
+        "#{text}; #{format("%g", warmup_s)} s warm-up, #{warmup_requests(records)} requests"
+      end
+
+      # Counted where every record has the engine's count, else "about" the estimates.
+      def warmup_requests(records)
+        counted = records.map { |r| r["warmup_requests"] }
+        return span(counted) if counted.all?
+
+        "about #{span(records.map { |r| r["warmup_requests"] || r["warmup_requests_estimate"].to_i })}"
       end
 
       def span(values)

@@ -18,7 +18,8 @@ module Rackbench
   #                                  (WindowRequests.merge), also per endpoint; nil when a part lacks them
   #   schedule                       the first host's (every host offered the same)
   #   warnings                       each host's, prefixed with its name; warning_codes each host's
-  #   sent, body and decoded bytes   summed (nil when a part lacks them)
+  #   sent, body and decoded bytes,  summed (nil when a part lacks them)
+  #   warm-up responses
   #   clients (fast and slow)        counts and paced bytes and seconds summed, histograms merged;
   #                                  nil when a part lacks them
   #
@@ -49,7 +50,7 @@ module Rackbench
               .merge(clients: merged_clients(results), warning_codes: results.flat_map { |r| Array(r.warning_codes) })
     end
 
-    TRANSFER = %i[sent_bytes body_bytes decoded_bytes gzip_responses].freeze
+    TRANSFER = %i[sent_bytes body_bytes decoded_bytes gzip_responses warmup_requests].freeze
     GROUP_COUNTS = %w[connections requests requests_per_s bytes sent_bytes].freeze
     PACED = %w[send_bytes send_s read_bytes read_s].freeze
 
