@@ -27,6 +27,18 @@ module Rackbench
       assert_match(/at the first look, \dm\d\ds if every one runs to its cap\z/, text)
     end
 
+    def test_a_window_of_a_number_of_requests_is_planned_at_the_planned_pace_not_from_duration_s
+      e = estimate("servers" => [{ "server" => "puma" }], "requests" => 1500, "max_deployments" => 12, "max_cell_s" => 60)
+      boot = Servers.fetch("puma").typical_boot_s
+      window_s = 1500 / RunEstimate::PLANNED_REQUESTS_PER_S
+      cell = RunEstimate::CHECK_S + 1 + (window_s + Runner::SHORT_WARMUP_S + RunEstimate::WINDOW_OVERHEAD_S)
+      assert_in_delta 3 * (boot + cell), e.first_look_s, 1e-9
+      # 60 s of load a cell: the 4th start's window passes it, so no 5th start (not max_deployments' 12)
+      assert_equal (60 / (window_s + Runner::SHORT_WARMUP_S)).ceil, e.cap_starts
+      assert_in_delta e.cap_starts * (boot + cell), e.cap_s, 1e-9
+      assert_match(%r{3 to #{e.cap_starts} server starts each: .* \(windows of 1500 requests planned at 100 req/s, }, e.to_s)
+    end
+
     def test_a_jvm_server_costs_more_to_start
       assert_operator Servers.fetch("trinidad").typical_boot_s, :>, Servers.fetch("puma").typical_boot_s
     end

@@ -7,7 +7,12 @@ module Rackbench
   # (Servers::Base.typical_boot_s), as the Runner would spend it: per start,
   # every config of a level deployed, then each cell's checks, warm-up and
   # windows. A sequential run lies between two figures: every block settled
-  # at the first look, and every block taken to its cap.
+  # at the first look, and every block taken to its cap (max_deployments, and
+  # max_cell_s seconds of load a cell, which the Runner counts as measured).
+  #
+  # A window of a number of requests (ab -n) lasts what the server takes to
+  # serve them, unknown before it is measured: it is planned at
+  # PLANNED_REQUESTS_PER_S, and the estimate says so.
   #
   #   estimate = RunEstimate.new(plan, policy, schedule)
   #   estimate.first_look_s   # 95.0
@@ -16,6 +21,11 @@ module Rackbench
   class RunEstimate
     WINDOW_OVERHEAD_S = 0.4 # a window's drain, engine start and samples
     CHECK_S = 0.3 # a cell's answer check and drain calibration on a start
+    # The pace a request-count window is planned at: the request-count cells
+    # of thin-nginx-2008 and lighttpd-proxy-2008 served 30 to 250 req/s here
+    # (their duration_s, which such a window does not use, planned 1m38s for
+    # a lighttpd-proxy-2008 run whose windows took 5 minutes).
+    PLANNED_REQUESTS_PER_S = 100.0
 
     attr_reader :plan, :policy
 
@@ -26,7 +36,15 @@ module Rackbench
     end
 
     def first_look_s = seconds(policy.starts)
-    def cap_s = seconds(policy.auto? ? policy.max_starts : policy.starts)
+    def cap_s = seconds(policy.auto? ? cap_starts : policy.starts)
+
+    # The starts a cell gets at most: max_deployments, or fewer where its
+    # windows reach max_cell_s seconds of load first (never fewer than the
+    # first look's).
+    def cap_starts
+      by_load = (policy.max_cell_s / (policy.windows * (window_s + [warmup_s, Runner::SHORT_WARMUP_S].min))).ceil
+      by_load.clamp(policy.starts, policy.max_starts)
+    end
 
     # Seconds for every block taking `starts` starts.
     def seconds(starts)
@@ -39,12 +57,13 @@ module Rackbench
       head = "#{plan.size} cell#{"s" unless plan.size == 1} in #{blocks} block#{"s" unless blocks == 1}"
       low = first_look_s
       high = cap_s
-      if (high - low).abs < 1
-        "#{head}; #{policy.starts} server start#{"s" unless policy.starts == 1} each: about #{duration(low)}"
-      else
-        "#{head}; #{policy.starts} to #{policy.max_starts} server starts each: about #{duration(low)} if every " \
-          "comparison settles at the first look, #{duration(high)} if every one runs to its cap"
-      end
+      text = if (high - low).abs < 1
+               "#{head}; #{policy.starts} server start#{"s" unless policy.starts == 1} each: about #{duration(low)}"
+             else
+               "#{head}; #{policy.starts} to #{cap_starts} server starts each: about #{duration(low)} if every " \
+                 "comparison settles at the first look, #{duration(high)} if every one runs to its cap"
+             end
+      requests ? "#{text} (#{requests_text})" : text
     end
 
     def to_h = { "cells" => plan.size, "blocks" => blocks, "first_look_s" => first_look_s.round(1), "cap_s" => cap_s.round(1) }
@@ -64,10 +83,19 @@ module Rackbench
     def cell_s(windows)
       return 0.0 if windows.zero?
 
-      window_s = duration_s + [warmup_s, Runner::SHORT_WARMUP_S].min + WINDOW_OVERHEAD_S
-      CHECK_S + warmup_s + (windows * window_s)
+      each_s = window_s + [warmup_s, Runner::SHORT_WARMUP_S].min + WINDOW_OVERHEAD_S
+      CHECK_S + warmup_s + (windows * each_s)
     end
 
+    # A window's seconds: its duration_s, or its requests at the planned pace.
+    def window_s = requests ? requests / PLANNED_REQUESTS_PER_S : duration_s
+
+    def requests_text
+      "windows of #{requests} requests planned at #{PLANNED_REQUESTS_PER_S.round} req/s, #{duration(window_s)} each: " \
+        "they take what the servers need"
+    end
+
+    def requests = plan.suite["requests"]
     def duration_s = (plan.suite["duration_s"] || Suite::KEYS.fetch("duration_s").default).to_f
     def warmup_s = (plan.suite["warmup_s"] || Suite::KEYS.fetch("warmup_s").default).to_f
 
