@@ -55,6 +55,22 @@ module Rackbench
       refute_match "\e[", out.string
     end
 
+    def test_a_log_gets_the_pace_once_a_minute_passed_without_a_finished_cell
+      out = StringIO.new
+      clock = 0.0
+      plan = plan()
+      progress = CLI::Progress.new(out, clock: -> { clock })
+      progress.run_started(run_row(plan), plan)
+      plan.cells.each_with_index do |cell, i|
+        clock = 25.0 * (i + 1)
+        progress.repeat_finished(cell, repeat(1, RATES[0]))
+      end
+      pace = out.string.lines.drop(1)
+      # 4 cells of 2 starts of 2 windows: 13 windows left at the pace of 25 s a window
+      assert_equal ["rackbench: 3 windows in 1m15s: 0/4 cells done, about 5m25s left\n"], pace,
+                   "one line at 75 s (the 3rd window), none at 100 s: a minute had not passed since it"
+    end
+
     def test_a_terminal_gets_a_live_line_per_cell_rewritten_in_place
       out = StringIO.new
       plan = plan()

@@ -15,16 +15,23 @@ module Rackbench
     #     2/12 cells done, 25 windows in 1m10s, ETA 2m10s
     #
     # the last line the run's pace and what it leaves; and a final line per
-    # cell once it is done, which stays. Elsewhere (a log, CI) only the
-    # final lines, one per cell, each with the time the run has left.
+    # cell once it is done, which stays. Elsewhere (a log, CI) the final
+    # lines, one per cell, each with the time the run has left, and the pace
+    # line once LOG_PACE_S passed without one: a run that measures every cell
+    # once a start (order sequential) finishes its cells only at its last
+    # start, and its log would say nothing until then.
+    #
+    #   rackbench: 29 windows in 6m02s: 0/29 cells done, about 12m04s left
     class Progress
       # The most live lines shown at once (an interleaved level measures every
       # config of every endpoint in turn); the rest are counted.
       MAX_LIVE_LINES = 12
+      LOG_PACE_S = 60
 
-      def initialize(out, live: out.respond_to?(:tty?) && out.tty?)
+      def initialize(out, live: out.respond_to?(:tty?) && out.tty?, clock: -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) })
         @out = out
         @live = live
+        @clock = clock
         @statuses = {}
         @shown = 0
         @windows = 0
@@ -32,7 +39,7 @@ module Rackbench
 
       def run_started(run, plan)
         @plan = plan
-        @started = now
+        @started = @said = now
         @settings = run["settings"] || {}
         @policy = RepeatPolicy.new(@settings)
         say "rackbench: run #{run["id"]}, suite #{run["suite"]}: #{plan.size} cells, " \
@@ -42,7 +49,7 @@ module Rackbench
       def repeat_finished(cell, repeat)
         @windows += 1
         status_of(cell).add(repeat)
-        redraw if @live
+        @live ? redraw : log_pace
       end
 
       def cell_finished(cell, measurement)
@@ -50,6 +57,7 @@ module Rackbench
         status.finish(measurement)
         @done = (@done || 0) + 1
         say "[#{@done}/#{@plan.size}] #{status.final_text} (#{duration(now - @started)}#{left_text})"
+        @said = now
       end
 
       def run_finished(run)
@@ -101,6 +109,15 @@ module Rackbench
           "#{duration(now - @started)}, ETA #{duration(eta_s)}"
       end
 
+      # In a log, the pace once LOG_PACE_S passed since its last line.
+      def log_pace
+        return if now - @said < LOG_PACE_S
+
+        @said = now
+        say "rackbench: #{@windows} window#{"s" unless @windows == 1} in #{duration(now - @started)}: " \
+            "#{@done.to_i}/#{@plan.size} cells done, about #{duration(eta_s)} left"
+      end
+
       # ", about 12m30s left" in a log (a terminal's pace line says it) while
       # cells remain, once a window was measured.
       def left_text
@@ -142,7 +159,7 @@ module Rackbench
         s >= 60 ? "#{s / 60}m#{format("%02d", s % 60)}s" : "#{s}s"
       end
 
-      def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      def now = @clock.call
     end
   end
 end
