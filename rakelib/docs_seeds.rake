@@ -4,8 +4,9 @@
 # that decides (`--scale`), kept in doc/runs/seeds/NAME
 # (Rackbench::Docs::SeedPages): `rake docs:runs:seeds` makes the runs (slow:
 # about an hour for the five on a 2-core machine; SEEDS=a,b for some, made in
-# SEED_RESULTS, default tmp/seed-runs), `rake docs:seeds` writes the pages
-# from the stored runs with the current code. test/docs/seed_pages_test.rb
+# SEED_RESULTS, default tmp/seed-runs; RESUME=1 continues a seed's run that
+# was stopped there, `rackbench run --resume`, instead of starting it again),
+# `rake docs:seeds` writes the pages from the stored runs with the current code. test/docs/seed_pages_test.rb
 # checks each page against what `rackbench report --format article` prints.
 DOCS_SEEDS_RUNS = ENV.fetch("SEED_RESULTS", "tmp/seed-runs")
 DOCS_SEEDS_STORE = "doc/runs/seeds"
@@ -25,8 +26,12 @@ namespace :docs do
       require_relative "docs/seed_pages"
       Rackbench::Docs::SeedPages.names(ENV.fetch("SEEDS", "")).each do |suite|
         raw = File.join(DOCS_SEEDS_RUNS, suite)
-        rm_rf raw
-        sh("bin/rackbench", "run", suite, "--scale", "--results", raw, &tolerate)
+        if ENV["RESUME"] && DocsHelper.stopped_run?(raw, suite)
+          sh("bin/rackbench", "run", "--resume", "--results", raw, &tolerate)
+        else
+          rm_rf raw
+          sh("bin/rackbench", "run", suite, "--scale", "--results", raw, &tolerate)
+        end
         DocsHelper.keep_store(raw, File.join(DOCS_SEEDS_STORE, suite))
       end
     end
@@ -52,6 +57,19 @@ module DocsHelper
       seed_page(suite, number, dir)
     end
     replace_block("doc/seeds.md", "seeds", paragraphs.join("\n"))
+  end
+
+  # Whether the latest run in dir is suite's, stopped before it finished
+  # (interrupted, failed, or its rackbench gone): what `run --resume` continues.
+  def stopped_run?(dir, suite)
+    return false unless File.exist?(File.join(dir, "rackbench.sqlite3"))
+
+    load_rackbench
+    store = Rackbench::Store.new(dir)
+    run = store.runs.first
+    run && run["suite"] == suite && Rackbench::Resume::RESUMABLE.include?(run["status"])
+  ensure
+    store&.close
   end
 
   # Writes doc/seeds/SUITE.md from the stored run; returns its paragraph.
