@@ -6,9 +6,6 @@ module Rackbench
     # Exit status from the Gate (1 regressed, 5 not compared, 6 inconclusive
     # with --strict); Regression says how each cell is decided.
     class Compare < Command
-      # The comparison as a table, markdown or JSON (Reports::RegressionReport); `run --baseline` still names it so.
-      Render = Reports::RegressionReport
-
       def initialize(argv, out, err)
         super
         @results = Store::Location.default

@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require_relative "progress"
-require_relative "compare"
 require_relative "doctor"
 require_relative "../article/summary"
 require_relative "../article/preflight"
@@ -12,11 +11,9 @@ module Rackbench
     # rackbench run [SUITE] [--results DIR] [--engine NAME] [--smoke] [--scale] [--format F]
     # A seed suite (one with an article: block) prints the article report and
     # writes its charts into the run's folder.
-    class Run
+    class Run < Command
       def initialize(argv, out, err)
-        @argv = argv
-        @out = out
-        @err = err
+        super
         @overrides = {}
         @results = Store::Location.default
         @format = nil
@@ -162,7 +159,7 @@ module Rackbench
       def baseline_status(store, run, measurements)
         baseline = store.run(@baseline)
         regression = @gate.regression(store.measurements(baseline["id"]), measurements)
-        @out.puts Compare::Render.new(regression, baseline, run).table
+        @out.puts Reports::RegressionReport.new(regression, baseline, run).table
         @gate.status(regression)
       end
 
