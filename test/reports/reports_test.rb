@@ -50,6 +50,14 @@ module Rackbench
       assert_match "command line: duration_s=2.0", table
     end
 
+    def test_the_settings_name_a_windows_requests_where_it_is_a_number_of_requests_not_the_duration_it_does_not_use
+      assert_match "2 s windows after 1 s warm-up", render("table")
+      run = RUN.merge("settings" => RUN["settings"].merge("requests" => 1500))
+      table = Reports.fetch("table").new(run, cells).render
+      assert_match "windows of 1500 requests after 1 s warm-up", table
+      refute_match "2 s windows", table
+    end
+
     def test_the_table_fits_120_columns
       assert_operator render("table").lines.map { |l| l.chomp.length }.max, :<=, 120
     end

@@ -144,7 +144,8 @@ module Rackbench
       # A suite run's windows, repeats, order, command-line overrides and scaling.
       def suite_settings_text(settings)
         order = "order #{settings["order"] || "sequential"}#{" (seed #{settings["seed"]})" if settings["seed"]}"
-        parts = ["#{settings["duration_s"]} s windows after #{settings["warmup_s"]} s warm-up",
+        window = settings["requests"] ? "windows of #{settings["requests"]} requests" : "#{settings["duration_s"]} s windows"
+        parts = ["#{window} after #{settings["warmup_s"]} s warm-up",
                  RepeatPolicy.new(settings).to_s, order, overrides_text(settings["overrides"] || {}), scaled_text]
         parts.compact.join("; ")
       end
