@@ -111,7 +111,7 @@ module Rackbench
 
       @equivalence_ci ||= begin
         eq_level = 1 - (2 * (1 - level))
-        se, df = spread_at(eq_level)
+        se, df = spread_at(eq_level, equivalence: true)
         StartSample::LogInterval.around(estimate_logs, StudentT.critical(eq_level, df) * se, eq_level)
       end
     end
@@ -259,11 +259,15 @@ module Rackbench
       @spread = spread_at(level)
     end
 
-    def spread_at(at_level)
+    # equivalence: the spread the equivalence test reads (a sequential run's
+    # equivalence looks have their own spending: Sequential#for_equivalence).
+    def spread_at(at_level, equivalence: false)
       return welch_spread(side_logs(a), side_logs(b)) unless paired?
 
       options = a.interval_options
-      options = options.merge(sequential: options[:sequential].at_level(at_level)) if options[:sequential]
+      if (design = options[:sequential])
+        options = options.merge(sequential: equivalence ? design.for_equivalence(at_level) : design.at_level(at_level))
+      end
       StartSample.standard_error(paired_logs, level: at_level, **options)
     end
 

@@ -37,21 +37,27 @@ module Rackbench
 
     class << self
       # The design for these looks (memoized: built once per process).
-      def for(first_look:, max_starts:, level: Stats::LEVEL, spending: :pocock)
-        key = [first_look, max_starts, level, spending]
-        @designs[key] ||= new(first_look: first_look, max_starts: max_starts, level: level, spending: spending)
+      def for(first_look:, max_starts:, level: Stats::LEVEL, spending: :pocock, equivalence_spending: nil)
+        key = [first_look, max_starts, level, spending, equivalence_spending]
+        @designs[key] ||= new(first_look: first_look, max_starts: max_starts, level: level, spending: spending,
+                              equivalence_spending: equivalence_spending)
       end
     end
 
-    attr_reader :first_look, :max_starts, :level, :spending
+    attr_reader :first_look, :max_starts, :level, :spending, :equivalence_spending
 
-    def initialize(first_look:, max_starts:, level: Stats::LEVEL, spending: :pocock)
-      raise ArgumentError, "spending: one of #{SPENDING.join(", ")}, got #{spending.inspect}" unless SPENDING.include?(spending)
+    # equivalence_spending: the spending of the equivalence test's looks
+    # (#for_equivalence); the same as spending when not given.
+    def initialize(first_look:, max_starts:, level: Stats::LEVEL, spending: :pocock, equivalence_spending: nil)
+      [spending, equivalence_spending].compact.each do |name|
+        raise ArgumentError, "spending: one of #{SPENDING.join(", ")}, got #{name.inspect}" unless SPENDING.include?(name)
+      end
 
       @first_look = [first_look.to_i, 2].max
       @max_starts = [max_starts.to_i, @first_look].max
       @level = level
       @spending = spending
+      @equivalence_spending = equivalence_spending || spending
       @alphas = looks.size == 1 ? [1 - level] : boundaries
     end
 
@@ -66,11 +72,23 @@ module Rackbench
     # The two-sided Student t critical value of the look after `starts` starts.
     def critical(starts) = (@criticals ||= {})[starts] ||= StudentT.critical(nominal_level(starts), starts - 1)
 
-    # The same looks at another level (the equivalence test's 1 - 2 alpha).
+    # The same looks at another level.
     def at_level(other) = self.class.for(first_look: first_look, max_starts: max_starts, level: other, spending: spending)
+
+    # The same looks for the equivalence test (two one-sided tests, read from
+    # an interval at `other` = 1 - 2 alpha), spent by equivalence_spending:
+    # an equivalence can only be shown once the interval is narrower than the
+    # margin, late in a run, so its alpha is best kept for the last looks
+    # (O'Brien-Fleming), while a large difference should stop at the first
+    # look (Pocock). Each test keeps its own error rate: stopping early for
+    # the other outcome only ends a path sooner.
+    def for_equivalence(other)
+      self.class.for(first_look: first_look, max_starts: max_starts, level: other, spending: equivalence_spending)
+    end
 
     def to_h
       { "first_look" => first_look, "max_starts" => max_starts, "level" => level, "spending" => spending.to_s,
+        "equivalence_spending" => equivalence_spending.to_s,
         "nominal_levels" => looks.to_h { |n| [n, nominal_level(n)] } }
     end
 

@@ -36,7 +36,7 @@ module Rackbench
                    rule: :wider)
       @sd = { window: log_sd(within_cv), own: log_sd(between_cv), common: log_sd(common_cv), shared: log_sd(shared_cv) }
       @starved = starved.to_f
-      @settings = { "stopping" => Suite::KEYS.fetch("stopping").default }.merge(settings)
+      @settings = %w[stopping equivalence_spending].to_h { |key| [key, Suite::KEYS.fetch(key).default] }.merge(settings)
       @seed = seed
       @rule = rule
     end

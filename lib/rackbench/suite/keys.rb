@@ -82,16 +82,19 @@ module Rackbench
       key("deployments", :whole, min: 1, default: 3,
                                  doc: "server starts before the first look (stein: of the first stage; fixed: in all)"),
       key("windows", :whole, min: 1, default: 2, doc: "windows per server start (auto)"),
-      key("max_deployments", :whole, min: 1, default: 12, doc: "server starts auto stops at"),
-      duration("max_cell_s", "seconds of load per cell beyond which auto adds no start", default: 60),
+      key("max_deployments", :whole, min: 1, default: 20, doc: "server starts auto stops at"),
+      duration("max_cell_s", "seconds of load per cell beyond which auto adds no start", default: 90),
       key("precision", :number, above: 0, max: 0.99, default: 0.05,
                                 doc: "the throughput interval's half-width auto aims for (0.05: ±5 %)"),
       key("margin", :number, above: 0, max: 0.99, default: 0.05,
                              doc: "configs within ±margin of each other are equivalent (0.05: ±5 %)"),
       duration("budget_s", "wall time auto may spend: starts go to the comparisons still open until it is spent"),
       key("spending", :one_of, values: Sequential::SPENDING.map(&:to_s), default: "pocock",
-                               doc: "how a sequential run spends its 5 % over its looks: pocock (early stops), " \
-                                    "obrien_fleming (keeps it for the last looks) or constant"),
+                               doc: "how a sequential run spends the 5 % of its 'faster' calls over its looks: " \
+                                    "pocock (early stops), obrien_fleming (keeps it for the last looks) or constant"),
+      key("equivalence_spending", :one_of, values: Sequential::SPENDING.map(&:to_s), default: "obrien_fleming",
+                                           doc: "how a sequential run spends the 5 % of its 'equivalent' calls " \
+                                                "over its looks (as spending)"),
       key("stopping", :one_of, values: RepeatPolicy::STOPPING, default: "sequential",
                                doc: "auto stops a block when its comparison is settled (sequential), or as Stein decided " \
                                     "after the first stage (stein)"),

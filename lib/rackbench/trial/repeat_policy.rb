@@ -34,6 +34,8 @@ module Rackbench
       @fixed = @auto ? nil : Integer(settings["repeats"])
       @stopping = settings.fetch("stopping", "stein") # runs stored before the key existed were stein's
       @spending = setting.call("spending").to_sym
+      # runs stored before the key existed spent equivalence as they spent differences
+      @equivalence_spending = settings.fetch("equivalence_spending", @spending).to_sym
       @starts = @auto ? setting.call("deployments") : [setting.call("deployments"), @fixed].min
       @windows = setting.call("windows")
       @max_cell_s = setting.call("max_cell_s")
@@ -70,7 +72,8 @@ module Rackbench
     def design
       return nil unless sequential?
 
-      @design ||= Sequential.for(first_look: @starts, max_starts: @max_starts, level: level, spending: @spending)
+      @design ||= Sequential.for(first_look: @starts, max_starts: @max_starts, level: level, spending: @spending,
+                                 equivalence_spending: @equivalence_spending)
     end
 
     # The interval settings a Measurement of this policy's cells takes.

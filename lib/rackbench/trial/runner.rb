@@ -117,7 +117,8 @@ module Rackbench
     # The suite's data plus what this run decided: the seed it drew, and how
     # auto stops (stored, so reports of older runs keep their own rule).
     def settings
-      suite.data.merge("seed" => schedule.seed, "stopping" => suite["stopping"] || Suite::KEYS.fetch("stopping").default)
+      decided = %w[stopping equivalence_spending].to_h { |key| [key, suite[key] || Suite::KEYS.fetch(key).default] }
+      suite.data.merge("seed" => schedule.seed, **decided)
     end
 
     def machine
