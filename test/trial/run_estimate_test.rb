@@ -39,6 +39,22 @@ module Rackbench
       assert_match(%r{3 to #{e.cap_starts} server starts each: .* \(windows of 1500 requests planned at 100 req/s, }, e.to_s)
     end
 
+    def test_a_cell_that_warms_up_until_steady_costs_its_shortest_warm_up_at_the_first_look_and_warmup_s_max_at_the_cap
+      e = estimate("servers" => [{ "server" => "puma" }], "app" => "rails", "warmup_s_max" => 20, "max_deployments" => 4)
+      boot = Servers.fetch("puma").typical_boot_s
+      windows_s = RunEstimate::CHECK_S + 2 + Runner::SHORT_WARMUP_S + RunEstimate::WINDOW_OVERHEAD_S
+      assert_in_delta 3 * (boot + SteadyWarmup.min_s + windows_s), e.first_look_s, 1e-9
+      assert_in_delta 4 * (boot + 20 + windows_s), e.cap_s, 1e-9
+      assert_match "(1 cell warms up until steady on each start: 0m06s to 0m20s)", e.to_s
+    end
+
+    def test_a_rack_app_on_mri_keeps_its_fixed_warm_up
+      e = estimate("servers" => [{ "server" => "puma" }])
+      refute_match "steady", e.to_s
+      assert_in_delta 3 * (Servers.fetch("puma").typical_boot_s + RunEstimate::CHECK_S + 1 + 2 + Runner::SHORT_WARMUP_S +
+                           RunEstimate::WINDOW_OVERHEAD_S), e.first_look_s, 1e-9
+    end
+
     def test_a_jvm_server_costs_more_to_start
       assert_operator Servers.fetch("trinidad").typical_boot_s, :>, Servers.fetch("puma").typical_boot_s
     end

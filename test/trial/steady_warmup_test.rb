@@ -81,5 +81,14 @@ module Rackbench
       error = assert_raises(ConfigError) { suite.call("warmup" => "long") }
       assert_includes error.message, 'warmup must be steady or fixed, got "long"'
     end
+
+    def test_a_servers_config_says_the_same_before_any_server_is_made
+      suite = ->(extra) { Suite.new(suite_yaml({ "warmup_s" => 1 }.merge(extra))) }
+      refute SteadyWarmup.planned?(suite.call({}), { "server" => "puma" })
+      assert SteadyWarmup.planned?(suite.call({}), { "server" => "puma", "app" => "rails" }), "Rails caches as it serves"
+      assert SteadyWarmup.planned?(suite.call({}), { "server" => "puma", "yjit" => true }), "YJIT compiles as it serves"
+      assert SteadyWarmup.planned?(suite.call({}), { "server" => "trinidad" }), "a JVM compiles as it serves"
+      refute SteadyWarmup.planned?(suite.call("warmup_s" => 0), { "server" => "trinidad" }), "no warm-up asked for"
+    end
   end
 end

@@ -36,7 +36,7 @@ module Rackbench
     end
 
     def first_look_s = seconds(policy.starts)
-    def cap_s = seconds(policy.auto? ? cap_starts : policy.starts)
+    def cap_s = seconds(policy.auto? ? cap_starts : policy.starts, steady_s: steady_max_s)
 
     # The starts a cell gets at most: max_deployments, or fewer where its
     # windows reach max_cell_s seconds of load first (never fewer than the
@@ -46,9 +46,10 @@ module Rackbench
       by_load.clamp(policy.starts, policy.max_starts)
     end
 
-    # Seconds for every block taking `starts` starts.
-    def seconds(starts)
-      (1..starts).sum { |epoch| start_s(policy.windows_in_start(epoch)) }
+    # Seconds for every block taking `starts` starts, a steady warm-up
+    # (SteadyWarmup) taking steady_s: its shortest, or (cap_s) warmup_s_max.
+    def seconds(starts, steady_s: SteadyWarmup.min_s)
+      (1..starts).sum { |epoch| start_s(policy.windows_in_start(epoch), steady_s) }
     end
 
     def blocks = units.sum(&:size)
@@ -63,7 +64,8 @@ module Rackbench
                "#{head}; #{policy.starts} to #{cap_starts} server starts each: about #{duration(low)} if every " \
                  "comparison settles at the first look, #{duration(high)} if every one runs to its cap"
              end
-      requests ? "#{text} (#{requests_text})" : text
+      notes = [(requests_text if requests), (steady_text if steady_cells.positive?)].compact
+      notes.empty? ? text : "#{text} (#{notes.join("; ")})"
     end
 
     def to_h = { "cells" => plan.size, "blocks" => blocks, "first_look_s" => first_look_s.round(1), "cap_s" => cap_s.round(1) }
@@ -72,19 +74,28 @@ module Rackbench
 
     # One start of every block: each unit's configs deployed, then each of its
     # cells checked, warmed up and measured in `windows` windows.
-    def start_s(windows)
+    def start_s(windows, steady_s)
       units.sum do |blocks|
-        configs = blocks.flat_map(&:cells).map(&:server_config).uniq
-        configs.sum { |c| Servers.fetch(c["server"]).typical_boot_s } +
-          (blocks.sum { |block| block.cells.size } * cell_s(windows))
+        cells = blocks.flat_map(&:cells)
+        cells.map(&:server_config).uniq.sum { |c| Servers.fetch(c["server"]).typical_boot_s } +
+          cells.sum { |cell| cell_s(windows, steady?(cell) ? steady_s : warmup_s) }
       end
     end
 
-    def cell_s(windows)
+    def cell_s(windows, first_warmup_s)
       return 0.0 if windows.zero?
 
       each_s = window_s + [warmup_s, Runner::SHORT_WARMUP_S].min + WINDOW_OVERHEAD_S
-      CHECK_S + warmup_s + (windows * each_s)
+      CHECK_S + first_warmup_s + (windows * each_s)
+    end
+
+    def steady?(cell) = (@steady ||= {}).fetch(cell.server_config) { |c| @steady[c] = SteadyWarmup.planned?(plan.suite, c) }
+    def steady_cells = plan.cells.count { |c| steady?(c) }
+    def steady_max_s = (plan.suite["warmup_s_max"] || SteadyWarmup::DEFAULT_MAX_S).to_f
+
+    def steady_text
+      "#{steady_cells} cell#{"s" unless steady_cells == 1} warm#{"s" if steady_cells == 1} up until steady on each start: " \
+        "#{duration(SteadyWarmup.min_s)} to #{duration(steady_max_s)}"
     end
 
     # A window's seconds: its duration_s, or its requests at the planned pace.

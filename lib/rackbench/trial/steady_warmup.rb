@@ -28,12 +28,27 @@ module Rackbench
 
     # Whether a cell warms up until steady: asked for, or (warmup: not given,
     # and some warm-up wanted) an app or server that JITs or caches.
-    def self.wanted?(suite, server, app_path)
+    def self.wanted?(suite, server, app_path) = decided?(suite) { server.yjit? || jruby?(server) || rails?(app_path) }
+
+    # The same from a server's config, before any server is made (RunEstimate).
+    def self.planned?(suite, config)
+      decided?(suite) do
+        server = Servers.fetch(config["server"])
+        config["yjit"] == true || (defined?(Servers::JRubyBase) && server <= Servers::JRubyBase) ||
+          rails?(suite.app_path(*config["app"]))
+      end
+    end
+
+    # The suite's warmup: if it says; else none without warmup_s; else the block's answer.
+    def self.decided?(suite)
       return suite["warmup"] == "steady" if suite["warmup"]
       return false unless suite["warmup_s"].to_f.positive?
 
-      server.yjit? || jruby?(server) || rails?(app_path)
+      yield
     end
+
+    # The shortest a steady warm-up can be: POINTS seconds of series, in chunks of CHUNK_S.
+    def self.min_s = (POINTS.fdiv(CHUNK_S).ceil * CHUNK_S).to_f
 
     # A JRuby server (its base class is loaded with the first of them).
     def self.jruby?(server) = defined?(Servers::JRubyBase) ? server.is_a?(Servers::JRubyBase) : false
