@@ -1,36 +1,81 @@
 # frozen_string_literal: true
 
+require "set"
+
 module Rackbench
   class Runner
-    # The Runner's deployments: one live Trial per server config and start
-    # (epoch), started side by side with the others of its level, its setup:
-    # run once per run, and retired when the start is over or it died.
-    module Deployments
-      private
+    # A Trial of a server config in one start (epoch): its deployment number,
+    # the cells warmed on it and the measured requests it has served.
+    Live = Struct.new(:key, :trial, :epoch, :number, :warmed, :requests, keyword_init: true)
 
-      def group_key(cell) = [cell.server_index, cell.server_config]
+    # The run's live deployments: one Trial per server config and start
+    # (epoch), its setup: run before its first start, started side by side
+    # with the others of its level, retired when the start is over or when it
+    # died. A start that fails fails every open cell of its server config.
+    # Created by the Runner once the services, hosts and the app's setup are up.
+    #
+    #   live = deployments.live_for(cell, epoch)   # => Live (started if need be), or nil: it could not start
+    #   deployments.neighbour_pids(live)           # the other live deployments' processes
+    #   deployments.retire_except(keys)            # stops the others
+    #   deployments.retire_all
+    class Deployments
+      # The server config a cell (or a plan's group) runs on.
+      def self.key(cell) = [cell.server_index, cell.server_config]
 
-      def groups = @groups ||= plan.groups.to_h { |g| [[g.server_index, g.server_config], g] }
-
-      def server_for(group) = Servers.fetch(group.server_config["server"]).new(group.server_config)
+      # run_dir: the run's folder, a deployment's goes inside; window: the
+      # Window each Trial measures with (a fleet's, for remote servers); env:
+      # the app's (services' and the suite's); fleet: Hosts::Fleet or nil;
+      # numbers: the deployment numbers so far by key (a resumed run's go on).
+      def initialize(suite, plan:, recorder:, app_commands:, supervisor:, pinning:, run_dir:, window:, env:, fleet:,
+                     log_root:, numbers: {})
+        @suite = suite
+        @groups = plan.groups.to_h { |g| [Deployments.key(g), g] }
+        @recorder = recorder
+        @app_commands = app_commands
+        @supervisor = supervisor
+        @pinning = pinning
+        @run_dir = run_dir
+        @window = window
+        @env = env
+        @fleet = fleet
+        @log_root = log_root
+        @numbers = Hash.new(0).merge(numbers)
+        @live = {}
+      end
 
       # The live Trial of the cell's server config for this epoch: started
       # (side by side with the others of its level) when there is none, or the
       # one there died. A start failure fails every unfinished cell of the group.
       def live_for(cell, epoch)
-        key = group_key(cell)
+        key = Deployments.key(cell)
         live = @live[key]
         retire([key]) if live && (live.epoch != epoch || !live.trial.alive?)
-        return @live[key] if @live[key]
+        @live[key] || start(key, cell, epoch)
+      end
 
-        group = groups.fetch(key)
-        number = (@deployed[key] += 1)
+      def trial_of(cell) = @live[Deployments.key(cell)]&.trial
+
+      def neighbour_pids(live) = @live.values.reject { |other| other.equal?(live) }.flat_map { |other| other.trial.pids }
+
+      def retire(keys)
+        keys.each { |key| @live.delete(key)&.trial&.stop }
+      end
+
+      def retire_except(keys) = retire(@live.keys - keys)
+
+      def retire_all = retire(@live.keys)
+
+      private
+
+      def start(key, cell, epoch)
+        group = @groups.fetch(key)
+        number = (@numbers[key] += 1)
         trial = trial_for(group, cell.key, number)
-        setup_server(key, trial.server, File.join(File.dirname(trial.dir), "setup"))
-        reset!(trial.server, File.join(trial.dir, "reset"), "start")
+        @app_commands.setup!(key, trial.server, File.join(File.dirname(trial.dir), "setup"))
+        @app_commands.reset!(trial.server, File.join(trial.dir, "reset"), "start")
         @live[key] = Live.new(key: key, trial: trial.start, epoch: epoch, number: number, warmed: Set.new)
       rescue ServiceError => e
-        group.cells.each { |c| fail_cell(c, e.message, e.log_tail) }
+        group.cells.each { |c| @recorder.fail(c, e.message, log_tail: e.log_tail) }
         nil
       end
 
@@ -39,26 +84,14 @@ module Rackbench
       # expected answer (AnswerRule). explain: true serves the app inside the probe.
       def trial_for(group, key, number)
         config = group.server_config
-        rule = AnswerRule.new(catalogue: Apps.bundled?(config["app"] || suite["app"]), env: @service_env)
-        dir = File.join(@run["dir"], format("%02d-%s", key.variant, Words.slug(key.config_label)), "d#{number}")
-        Trial.new(server_for(group), supervisor: supervisor, dir: dir, app: suite.app_path(*config["app"]), window: @window,
-                                     rule: rule, explain: suite["explain"], env: @service_env, cpus: pinning.server_cpus,
-                                     ready_timeout_s: suite["ready_timeout_s"], ready_path: suite["ready_path"],
-                                     host: @fleet&.server_connection(config), log_root: store.dir,
-                                     queue_corrections_us: @fleet ? @fleet.queue_corrections_us(config) : {})
-      end
-
-      # A server entry's own setup: commands, once per run before its first start.
-      def setup_server(key, server, dir)
-        return if (@set_up ||= Set.new).include?(key)
-
-        own_app.server_setup!(server, supervisor, dir, @service_env, app_path: suite.app_path(*server.config["app"]),
-                                                                     log_root: store.dir)
-        @set_up << key
-      end
-
-      def retire(keys)
-        keys.each { |key| @live.delete(key)&.trial&.stop }
+        rule = AnswerRule.new(catalogue: Apps.bundled?(config["app"] || @suite["app"]), env: @env)
+        dir = File.join(@run_dir, format("%02d-%s", key.variant, Words.slug(key.config_label)), "d#{number}")
+        Trial.new(Runner.server_for(group), supervisor: @supervisor, dir: dir, app: @suite.app_path(*config["app"]),
+                                            window: @window, rule: rule, explain: @suite["explain"], env: @env,
+                                            cpus: @pinning.server_cpus,
+                                            ready_timeout_s: @suite["ready_timeout_s"], ready_path: @suite["ready_path"],
+                                            host: @fleet&.server_connection(config), log_root: @log_root,
+                                            queue_corrections_us: @fleet ? @fleet.queue_corrections_us(config) : {})
       end
     end
   end

@@ -2,36 +2,41 @@
 
 module Rackbench
   class Runner
-    # What comes before a window: the app's data reset (reset:), and on a
-    # cell's first window of a start its warm-up, for warmup_s or until
-    # steady (SteadyWarmup); later windows on a warm deployment only
-    # reconnect (SHORT_WARMUP_S).
-    module WarmUp
-      private
+    # What comes before a window: the app's data reset (reset_each: window),
+    # and on a cell's first window of a start its warm-up, for warmup_s or
+    # until steady (SteadyWarmup); later windows on a warm deployment only
+    # reconnect (SHORT_WARMUP_S). Created by the Runner, asked by Repeats.
+    #
+    #   steady = first && warm_up.steady?(trial)
+    #   load = ... warmup_s: warm_up.warmup_s(first: first, steady: steady)
+    #   record = warm_up.before_window(load, drain, server, reset_dir, first: first, steady: steady)
+    #   warm_up.warmed!(live, cell, repeat, record)   # once the window is measured
+    class WarmUp
+      def initialize(suite, engine:, supervisor:, pinning:, app_commands:)
+        @suite = suite
+        @engine = engine
+        @supervisor = supervisor
+        @pinning = pinning
+        @app_commands = app_commands
+      end
 
-      # Later windows on a warm deployment (and the window after a steady warm-up): reconnect only.
-      def short_warmup_s = [suite["warmup_s"].to_f, SHORT_WARMUP_S].min
+      # Whether the cell's first window on a deployment waits until steady.
+      def steady?(trial) = SteadyWarmup.wanted?(@suite, trial.server, @suite.app_path(*trial.server.config["app"]))
+
+      # The warm-up in a window's load: the suite's on a cell's first window
+      # of a start; a reconnect after that, or after a steady warm-up.
+      def warmup_s(first:, steady:) = first && !steady ? @suite["warmup_s"].to_f : [@suite["warmup_s"].to_f, SHORT_WARMUP_S].min
 
       # Before each window: the app's data reset (reset_each: window); then,
       # before the first window of a cell on a start, the warm-up: until steady
       # (returns what SteadyWarmup recorded), or for warmup_s.
-      def prepare_window(load, drain, server, reset_dir, first:, steady:)
-        reset!(server, reset_dir, "window")
+      def before_window(load, drain, server, reset_dir, first:, steady:)
+        @app_commands.reset!(server, reset_dir, "window")
         cell_dir = File.dirname(reset_dir)
         return steady_warmup.run(load, dir: cell_dir) if steady
 
         warm_up(load, drain, cell_dir) if first
         nil
-      end
-
-      # The suite's reset: commands, before each start or (reset_each: window)
-      # each window, so writes do not pile up from one to the next; a failure
-      # fails the cell (a start's: the server's cells).
-      def reset!(server, dir, moment)
-        return unless suite["reset"] && suite["reset_each"] == moment
-
-        own_app.server_reset!(server, supervisor, dir, @service_env, app_path: suite.app_path(*server.config["app"]),
-                                                                     log_root: store.dir)
       end
 
       # The cell is warm on this start; a steady warm-up's record goes with its first window.
@@ -40,9 +45,11 @@ module Rackbench
         repeat.resources["warmup"] = record if record
       end
 
+      private
+
       def steady_warmup
-        @steady_warmup ||= SteadyWarmup.new(engine: @engine, supervisor: supervisor, pinning: pinning,
-                                            max_s: suite["warmup_s_max"])
+        @steady_warmup ||= SteadyWarmup.new(engine: @engine, supervisor: @supervisor, pinning: @pinning,
+                                            max_s: @suite["warmup_s_max"])
       end
 
       # An engine that cannot cut the warm-up from its own run gets a separate
@@ -54,7 +61,7 @@ module Rackbench
         warm.duration_s = load.warmup_s
         warm.requests = nil
         drain.wait
-        @engine.run(warm, supervisor: supervisor, dir: cell_dir, cpus: pinning.client_cpus, log_name: "warmup.out")
+        @engine.run(warm, supervisor: @supervisor, dir: cell_dir, cpus: @pinning.client_cpus, log_name: "warmup.out")
       rescue ServiceError
         nil # a warm-up failure shows again, measured, in the window itself
       end

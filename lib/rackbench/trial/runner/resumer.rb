@@ -1,0 +1,34 @@
+# frozen_string_literal: true
+
+module Rackbench
+  class Runner
+    # The Runner's side of `rackbench run --resume` (see Resume): the cells'
+    # states as the run stored them, and the deployment numbers and round
+    # counts that go on from there, so new folders and the order continue the
+    # run's. Created by the Runner only for a resumed run.
+    #
+    #   resumer = Resumer.new(resume, recorder)
+    #   resumer.restore(warmup_s: 1.0)   # the recorder's states filled
+    #   resumer.deployment_numbers       # => {group key => the last deployment number}
+    #   resumer.round(block)             # => the round its block goes on from
+    class Resumer
+      def initialize(resume, recorder)
+        @resume = resume
+        @recorder = recorder
+      end
+
+      def restore(warmup_s:) = @resume.restore(@recorder.states, warmup_s: warmup_s)
+
+      # Each server config's last deployment number, by its Deployments.key.
+      def deployment_numbers
+        @recorder.states.each_value.with_object(Hash.new(0)) do |state, numbers|
+          key = Deployments.key(state.cell)
+          numbers[key] = [numbers[key], *state.repeats.map { |r| r.deployment.to_i }].max
+        end
+      end
+
+      # The round number a resumed block goes on from: the most repeats of its cells.
+      def round(block) = block.cells.map { |c| @recorder.repeats(c).size }.max
+    end
+  end
+end

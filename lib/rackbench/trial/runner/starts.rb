@@ -1,0 +1,134 @@
+# frozen_string_literal: true
+
+module Rackbench
+  class Runner
+    # The run's server starts (epochs), in order, until every block is
+    # settled or has the starts it needs, or the budget is spent:
+    #
+    #   for each start:
+    #     for each unit (a level: its configs side by side; sequential: a server config):
+    #       the deployments its open blocks do not need retired
+    #       for each block (one endpoint; its cells are the configs to compare):
+    #         its configs deployed side by side, in the order of the start's first round
+    #         rounds until each cell has its windows up to this start (Repeats)
+    #         after the first stage: the starts it needs decided (RepeatPolicy), or,
+    #         sequential, the cells it no longer needs finished
+    #         after its last start: its cells finished (Recorder)
+    #     every deployment retired
+    #   then every cell still open finished.
+    #
+    # Created by the Runner once the services, hosts and setup are up.
+    class Starts
+      def initialize(plan, schedule:, policy:, budget:, recorder:, deployments:, repeats:, resumer: nil)
+        @plan = plan
+        @schedule = schedule
+        @policy = policy
+        @budget = budget
+        @recorder = recorder
+        @deployments = deployments
+        @repeats = repeats
+        @resumer = resumer
+        @starts_needed = {} # by block: known after the first stage
+        @rounds = Hash.new(0) # by block: its rounds so far
+        @epoch_first_round = {} # by [block, epoch]
+      end
+
+      def run
+        epoch = 0
+        run_epoch(epoch) while (epoch += 1) <= last_epoch && @budget.allows?(epoch)
+        @recorder.finish_all
+      end
+
+      private
+
+      def last_epoch = @policy.sequential? ? @policy.max_starts : [@policy.starts, *@starts_needed.values].max
+
+      def run_epoch(epoch)
+        units.each do |blocks|
+          blocks = blocks.select { |block| wants_start?(block, epoch) }
+          next if blocks.empty?
+
+          @deployments.retire_except(blocks.flat_map { |block| active(block) }.map { |c| Deployments.key(c) }.uniq)
+          blocks.each { |block| run_block(block, epoch) }
+        end
+        @deployments.retire_all
+      end
+
+      # Interleaved and random: one unit per level, every config of the level
+      # deployed side by side. Sequential: one unit per server config, each cell
+      # a block of its own.
+      def units
+        return @schedule.levels(@plan.cells).map(&:last) unless @schedule.sequential?
+
+        @plan.groups.map do |group|
+          group.cells.map { |c| Schedule::Block.new(concurrency: c.concurrency, endpoint: c.endpoint["name"], cells: [c]) }
+        end
+      end
+
+      # Rounds until each cell has its windows up to this start (all of them in
+      # a fresh run; what is missing in a resumed one). After the first stage
+      # the block's number of starts is decided; the last finishes its cells.
+      def run_block(block, epoch)
+        deploy_side_by_side(block, epoch)
+        fill_rounds(block, (1..epoch).sum { |e| @policy.windows_in_start(e) }, epoch)
+        if @policy.sequential? then settle(block) if epoch >= @policy.starts
+        elsif epoch == @policy.starts then decide_starts(block)
+        end
+        finish(active(block)) if epoch >= starts_for(block)
+      end
+
+      # Every config of the block is started before any of them is measured,
+      # in the order of the start's first round: no config is measured while
+      # another one boots, or measured alone before its neighbours exist.
+      def deploy_side_by_side(block, epoch)
+        cells = active(block)
+        return if cells.size < 2 || @schedule.sequential?
+
+        @schedule.round_order(cells, @rounds[block_key(block)] + 1, turn: Schedule.turn(epoch: epoch, round_in_epoch: 0))
+                 .each { |cell| @deployments.live_for(cell, epoch) }
+      end
+
+      # Rounds of the block's cells short of `due` repeats until none is;
+      # each round adds a repeat to each of them, or fails it (done).
+      def fill_rounds(block, due, epoch)
+        while (short = active(block).select { |c| @recorder.repeats(c).size < due }).any?
+          run_round(block, short, epoch)
+        end
+      end
+
+      def run_round(block, cells, epoch)
+        key = block_key(block)
+        @rounds[key] = @resumer.round(block) if @resumer && !@rounds.key?(key)
+        round = (@rounds[key] += 1)
+        first = (@epoch_first_round[[key, epoch]] ||= round)
+        turn = Schedule.turn(epoch: epoch, round_in_epoch: round - first)
+        @repeats.measure(@schedule.round_order(cells, round, turn: turn), round, epoch)
+      end
+
+      # Sequential: the block's question looked at after this start; the cells
+      # it no longer needs (all, once settled) are finished.
+      def settle(block)
+        finish(@policy.settled_cells(active(block), ->(cell) { @recorder.repeats(cell) }))
+        finish(active(block).select { |c| @recorder.load_s(c) >= @policy.max_cell_s })
+      end
+
+      # Stein's decision, once per block, from the first stage's starts.
+      def decide_starts(block)
+        samples = active(block).map do |c|
+          StartSample.of(@recorder.repeats(c), start_of: :deployment.to_proc, value_of: :good_requests_per_s.to_proc)
+        end
+        @starts_needed[block_key(block)] = @policy.starts_needed(samples)
+      end
+
+      def finish(cells) = cells.each { |c| @recorder.finish(c, trial: @deployments.trial_of(c)) }
+
+      def block_key(block) = block.cells.map(&:index)
+
+      def starts_for(block) = @starts_needed.fetch(block_key(block)) { @policy.sequential? ? @policy.max_starts : @policy.starts }
+
+      def wants_start?(block, epoch) = active(block).any? && epoch <= starts_for(block)
+
+      def active(block) = block.cells.reject { |c| @recorder.done?(c) }
+    end
+  end
+end
