@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../article/summary"
+
 module Rackbench
   module Reports
     # The contract of a report format:
@@ -141,13 +143,15 @@ module Rackbench
           "one repeat each; the rate's CI comes from the probes at the knee"
       end
 
-      # A suite run's windows, repeats, order, command-line overrides and scaling.
+      # A suite run's windows, repeats, order and command-line overrides; then
+      # what --smoke or --scale changed, said as every output says it (Article::Summary).
       def suite_settings_text(settings)
         order = "order #{settings["order"] || "sequential"}#{" (seed #{settings["seed"]})" if settings["seed"]}"
         window = settings["requests"] ? "windows of #{settings["requests"]} requests" : "#{settings["duration_s"]} s windows"
         parts = ["#{window} after #{settings["warmup_s"]} s warm-up",
-                 RepeatPolicy.new(settings).to_s, order, overrides_text(settings["overrides"] || {}), scaled_text]
-        parts.compact.join("; ")
+                 RepeatPolicy.new(settings).to_s, order, overrides_text(settings["overrides"] || {})]
+        scaled = Rackbench::Article::Summary.new(run, []).scaled_text
+        [parts.compact.join("; "), scaled].compact.join(". ")
       end
 
       def overrides_text(overrides)
@@ -170,15 +174,6 @@ module Rackbench
 
         "; the knee's interval from up to #{tune["searches"]} independent searches of a config (Student t over them, " \
           "log scale)"
-      end
-
-      def scaled_text
-        changes = run.dig("settings", "scaled", "changes") || []
-        return nil if changes.empty?
-
-        shown = changes.map { |c| "#{c["key"]} #{c["from"]} -> #{c["to"]}#{" (#{c["endpoint"]})" if c["endpoint"]}" }.uniq
-        more = shown.size > 6 ? " and #{shown.size - 6} more" : ""
-        "#{run.dig("settings", "scaled", "by")}: #{shown.first(6).join(", ")}#{more}"
       end
 
       # The run's verdicts, decided once in results/ (Verdicts): throughput of
