@@ -11,6 +11,16 @@ module Rackbench
   #   fleet.window(window)       # the Window, its engine replaced by RemoteLoad when load_hosts is set
   #   fleet.close
   module Hosts
+    # Runs the block that opens `closable` (a Connection, a Fleet) and
+    # returns it; when the block raises, closes what it opened so far first:
+    # open whole or not at all, nothing left running on any host.
+    def self.opened(closable)
+      yield
+      closable
+    rescue StandardError
+      closable.close
+      raise
+    end
   end
 end
 

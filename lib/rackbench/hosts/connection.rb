@@ -34,14 +34,12 @@ module Rackbench
       end
 
       def open
-        @tmp = Dir.mktmpdir("rb-ssh-") # a short path: a socket path has at most 107 bytes
-        @master = @supervisor.spawn(["ssh", *base_args, "-M", "-N", "-o", "ControlPersist=no", host.ssh],
-                                    name: "ssh #{host.name}", log_path: File.join(@dir, "ssh-#{host.name}.log"))
-        wait_for_master
-        self
-      rescue StandardError
-        close
-        raise
+        Hosts.opened(self) do
+          @tmp = Dir.mktmpdir("rb-ssh-") # a short path: a socket path has at most 107 bytes
+          @master = @supervisor.spawn(["ssh", *base_args, "-M", "-N", "-o", "ControlPersist=no", host.ssh],
+                                      name: "ssh #{host.name}", log_path: File.join(@dir, "ssh-#{host.name}.log"))
+          wait_for_master
+        end
       end
 
       def close

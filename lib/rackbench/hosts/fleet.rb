@@ -37,19 +37,17 @@ module Rackbench
 
       # Connects to every host and installs the engines, all hosts at once.
       def open
-        names = (@server_names + @load_names).uniq
-        opened = names.map { |name| Thread.new { Connection.new(@hosts.fetch(name), supervisor: @supervisor, dir: @dir).open } }
-        names.zip(opened).each { |name, thread| @connections[name] = thread.value }
-        installs = @load_names.to_h do |name|
-          [name, Thread.new { [EngineInstall.new(connection(name)).call, Clock.offset(connection(name))] }]
+        Hosts.opened(self) do
+          names = (@server_names + @load_names).uniq
+          opened = names.map { |name| Thread.new { Connection.new(@hosts.fetch(name), supervisor: @supervisor, dir: @dir).open } }
+          names.zip(opened).each { |name, thread| @connections[name] = thread.value }
+          installs = @load_names.to_h do |name|
+            [name, Thread.new { [EngineInstall.new(connection(name)).call, Clock.offset(connection(name))] }]
+          end
+          installs.each { |name, thread| @engines[name], @clocks[name] = thread.value }
+          (names - @load_names).each { |name| @clocks[name] = Clock.offset(connection(name)) }
+          @server_names.each { |name| @folders[name] = open_folder(name) }
         end
-        installs.each { |name, thread| @engines[name], @clocks[name] = thread.value }
-        (names - @load_names).each { |name| @clocks[name] = Clock.offset(connection(name)) }
-        @server_names.each { |name| @folders[name] = open_folder(name) }
-        self
-      rescue StandardError
-        close
-        raise
       end
 
       def close
