@@ -11,11 +11,11 @@ module Rackbench
   #   own     what one config's start draws on its own (pairing cannot cancel it)
   #   common  drift shared by configs started side by side (pairing cancels it)
   # from which it gives: the A/A verdict observed; the coverage and
-  # false-verdict rate of rackbench's procedure on data with these
-  # components (Simulation, at the given settings); and the windows per start
-  # and starts that reach a precision in the least wall time (Kalibera &
-  # Jones: windows per start = sqrt(start cost x window variance / (window
-  # cost x start variance))).
+  # false-verdict rate of rackbench's procedure on this run's own windows
+  # drawn again (Simulation::ResampledNoise), at the given settings and at
+  # the recommended ones; and the windows per start and starts that reach a
+  # precision in the least wall time (Kalibera & Jones: windows per start =
+  # sqrt(start cost x window variance / (window cost x start variance))).
   #
   #   c = Calibration.new(a, b, start_cost_s: 3.1, window_cost_s: 2.6)
   #   c.components  # {"within_start_cv"=>, "own_start_cv"=>, "common_start_cv"=>}
@@ -83,12 +83,14 @@ module Rackbench
       @simulated ||= simulate(@settings)
     end
 
-    # The procedure at settings on synthetic data with the measured components (shared window noise included).
+    # The procedure at settings on this run's own windows, drawn again
+    # (Simulation::ResampledNoise: tails, shared and starved windows kept as
+    # they were measured), rather than on a normal model of them.
     def simulate(settings)
-      c = components
-      Simulation.new(within_cv: c["within_start_cv"], between_cv: c["own_start_cv"], common_cv: c["common_start_cv"],
-                     shared_cv: c["shared_window_cv"].to_f, settings: settings, seed: 2026).run(trials: @trials)
+      Simulation.new(noise: resampled_noise, settings: settings, seed: 2026).run(trials: @trials)
     end
+
+    def resampled_noise = @resampled_noise ||= Simulation::ResampledNoise.new(paired.rounds)
 
     # The windows per start and starts that give a paired ratio interval of
     # ±precision in the least wall time, and that time for one pair of
@@ -123,7 +125,7 @@ module Rackbench
       out << "drift over the run: #{format("%+.1f", drift * 100)} % per start" if drift
       out << "observed verdict on identical configs: #{observed}"
       if (sim = simulated)
-        out << "rackbench's procedure at these settings on data with this spread (#{sim["trials"]} simulated A/A runs): " \
+        out << "rackbench's procedure at these settings on #{resampled_noise} (#{sim["trials"]} simulated A/A runs): " \
                "#{outcome_text(sim)}"
       end
       if (rec = recommendation(precision: precision))
@@ -133,7 +135,7 @@ module Rackbench
         at = simulated_at_recommendation(precision: precision)
         out << if at
                  "the procedure at those settings (windows: #{rec["windows_per_start"]}, max_deployments: " \
-                   "#{[rec["starts"], 3].max}) on data with this spread: #{outcome_text(at)}"
+                   "#{[rec["starts"], 3].max}) on the same resampled windows: #{outcome_text(at)}"
                else
                  "not simulated at those settings: #{rec["starts"]} starts is beyond the #{SIMULATED_STARTS} a " \
                    "simulation here runs; the spread between starts, not the procedure, is what to lower"

@@ -34,8 +34,13 @@ module Rackbench
 
     def initialize(a, b, level: Stats::LEVEL)
       @level = level
-      @starts = paired_starts(a, b)
+      @rounds = paired_rounds(a, b)
+      @starts = @rounds.map { |start| start.map { |x, y| [x - y, x + y] } }
     end
+
+    # [[log A, log B] per round] per start: the rounds in which both configs
+    # have a window, in start order (what Simulation::ResampledNoise draws from).
+    attr_reader :rounds
 
     def starts = @starts.size
     def windows_per_start = starts.zero? ? 0 : @starts.sum(&:size).fdiv(starts)
@@ -77,18 +82,16 @@ module Rackbench
     # The component as [coefficient, mean square] terms at this run's windows per start.
     def terms(name) = TERMS.fetch(name).map { |coefficient, key| [coefficient.call(w), key] }
 
-    # [[d, m] per round] per start, rounds where both configs have a window.
-    def paired_starts(a, b)
+    def paired_rounds(a, b)
       by_round = b.repeats.to_h { |r| [r.round, r] }
       pairs = a.repeats.filter_map do |r|
-        other = by_round[r.round]
         x = r.good_requests_per_s
-        y = other&.good_requests_per_s
+        y = by_round[r.round]&.good_requests_per_s
         next unless x&.positive? && y&.positive?
 
-        [r.deployment, Math.log(x) - Math.log(y), Math.log(x) + Math.log(y)]
+        [r.deployment, Math.log(x), Math.log(y)]
       end
-      pairs.group_by(&:first).sort_by { |start, _| start.to_i }.map { |_, list| list.map { |_, d, m| [d, m] } }
+      pairs.group_by(&:first).sort_by { |start, _| start.to_i }.map { |_, list| list.map { |_, x, y| [x, y] } }
     end
 
     # {key => [mean square, degrees of freedom]}

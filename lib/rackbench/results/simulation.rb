@@ -1,41 +1,38 @@
 # frozen_string_literal: true
 
+require_relative "simulation/normal_noise"
+require_relative "simulation/resampled_noise"
+
 module Rackbench
   # Synthetic runs of known truth, measured the way the Runner measures them
-  # (RepeatPolicy's starts and windows, Stein's decision after the first
-  # stage, capped by max_deployments and max_cell_s as in a real run) and judged by the same code the reports use (Measurement,
-  # Comparison): how often an interval covers the truth, and how often two
-  # identical configs are called different. Used by the coverage test
-  # (test/results/coverage_test.rb), `rackbench calibrate` (with this
-  # machine's measured noise) and bench/calibration.
+  # (RepeatPolicy's starts and windows, its stopping rule, capped by
+  # max_deployments and max_cell_s as in a real run) and judged by the same
+  # code the reports use (Measurement, Comparison): how often an interval
+  # covers the truth, and how often two identical configs are called
+  # different. Used by the coverage test (test/results/coverage_test.rb),
+  # `rackbench calibrate` (on its A/A run's own windows) and bench/calibration.
   #
-  # Throughput on the log scale is
-  #   log(truth) + common[start] + own[config, start] + window noise
-  # where `common` is drift shared by configs started side by side (pairing
-  # cancels it), `own` is what a config's start draws on its own, and the
-  # window noise is the spread between windows of one start. Each is normal
-  # with the given coefficient of variation. starved: the share of windows
-  # in which another process takes the server's CPU (seen on this machine
-  # while others work: a window at 10 % to 80 % of its neighbours), each
-  # multiplied by a factor drawn uniformly from STARVED_FACTORS.
+  # Throughput on the log scale is log(truth) plus a noise source's
+  # deviations for each start's windows: NormalNoise (components of known
+  # spread) or ResampledNoise (a measured A/A run's windows, drawn again).
   #
   #   sim = Simulation.new(within_cv: 0.08, between_cv: 0.05, common_cv: 0.05, settings: {"deployments" => 4})
   #   sim.run(trials: 400, ratio: 1.0)   # => {"coverage"=>0.95, "false_verdicts"=>0.04, ...}
+  #   Simulation.new(noise: ResampledNoise.new(rounds)).run(trials: 400)
   class Simulation
     TRUTH_PER_S = 1000.0
-    STARVED_FACTORS = (0.1..0.8)
+    STARVED_FACTORS = NormalNoise::STARVED_FACTORS
 
-    attr_reader :settings
+    attr_reader :settings, :noise
 
     # rule: how the intervals use the starts' spread (StartSample.standard_error):
     # :wider (what rackbench reports), or :first_stage or :all_starts alone, for comparison.
     # settings: a suite's (RepeatPolicy); stopping defaults to a run's (sequential).
-    # shared_cv: window noise shared by the configs of one round (a burst of
-    # another process that hits both; pairing by round cancels it).
-    def initialize(within_cv:, between_cv:, common_cv: 0.0, shared_cv: 0.0, starved: 0.0, settings: {}, seed: 1,
-                   rule: :wider)
-      @sd = { window: log_sd(within_cv), own: log_sd(between_cv), common: log_sd(common_cv), shared: log_sd(shared_cv) }
-      @starved = starved.to_f
+    # noise: a noise source (NormalNoise, ResampledNoise); without it, a
+    # NormalNoise of the given components (within_cv, between_cv, common_cv,
+    # shared_cv, starved: NormalNoise's).
+    def initialize(noise: nil, settings: {}, seed: 1, rule: :wider, **components)
+      @noise = noise || NormalNoise.new(**components)
       @settings = %w[stopping equivalence_spending].to_h { |key| [key, Suite::KEYS.fetch(key).default] }.merge(settings)
       @seed = seed
       @rule = rule
@@ -81,23 +78,12 @@ module Rackbench
 
     private
 
-    def log_sd(share) = Math.sqrt(Math.log(1 + (share.to_f**2)))
-
-    def normal(rng, spread)
-      return 0.0 if spread.zero?
-
-      spread * Math.sqrt(-2 * Math.log(1 - rng.rand)) * Math.cos(2 * Math::PI * rng.rand)
-    end
-
     def measure_start(rng, repeats, epoch, windows, ratio)
-      common = normal(rng, @sd[:common])
-      shared = Array.new(windows) { normal(rng, @sd[:shared]) }
-      { a: Math.log(TRUTH_PER_S), b: Math.log(TRUTH_PER_S / ratio) }.each do |config, centre|
-        own = normal(rng, @sd[:own])
-        windows.times do |w|
-          rate = Math.exp(centre + common + own + shared[w] + normal(rng, @sd[:window])) * starvation(rng)
+      centres = { a: Math.log(TRUTH_PER_S), b: Math.log(TRUTH_PER_S / ratio) }
+      @noise.start(rng, windows).each do |config, deviations|
+        deviations.each do |deviation|
           round = repeats[config].size + 1
-          repeats[config] << repeat(round, epoch, rate)
+          repeats[config] << repeat(round, epoch, Math.exp(centres.fetch(config) + deviation))
         end
       end
     end
@@ -106,13 +92,6 @@ module Rackbench
       %i[a b].map do |k|
         Measurement.new({ "label" => k.to_s, "status" => "ok" }, repeats[k], **policy.interval_options, interval_rule: @rule)
       end
-    end
-
-    # The factor a window keeps of its rate: below 1 when starved.
-    def starvation(rng)
-      return 1.0 unless @starved.positive? && rng.rand < @starved
-
-      STARVED_FACTORS.begin + (rng.rand * (STARVED_FACTORS.end - STARVED_FACTORS.begin))
     end
 
     def repeat(round, epoch, rate)
