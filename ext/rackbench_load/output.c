@@ -338,6 +338,7 @@ void output_json(FILE *out, const config_t *cfg, const run_result_t *r)
     json_real(&j, "user_s", r->user_s, 6);
     json_real(&j, "sys_s", r->sys_s, 6);
     json_real(&j, "max_thread_share", r->max_thread_cpu_share, 4);
+    json_real(&j, "wait_s", r->wait_s, 6);
     json_close_object(&j);
     json_uint(&j, "max_rss_bytes", r->max_rss_kb * 1024ULL);
     if (cfg->slow.connections)

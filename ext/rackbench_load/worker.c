@@ -115,6 +115,7 @@ typedef struct worker {
     size_t idle_count;
     double cpu_s;
     double wall_s;
+    double wait_s;          /* this thread's run-queue delay (runnable, no CPU), from /proc/thread-self/schedstat */
     int failed;
 } worker_t;
 
@@ -887,7 +888,21 @@ static int worker_on_tick(worker_t *w, uint64_t now, int in_grace)
     return 1;
 }
 
-/* The loop's end: censor what is left, take the thread's CPU time, close every connection. */
+/* Seconds the calling thread has waited, runnable, for a CPU since it started (the second field of
+   /proc/thread-self/schedstat); 0 where the kernel does not keep it. */
+static double worker_thread_wait_s(void)
+{
+    FILE *f = fopen("/proc/thread-self/schedstat", "r");
+    unsigned long long on_cpu_ns = 0, waited_ns = 0;
+    if (!f)
+        return 0;
+    if (fscanf(f, "%llu %llu", &on_cpu_ns, &waited_ns) != 2)
+        waited_ns = 0;
+    fclose(f);
+    return (double)waited_ns / 1e9;
+}
+
+/* The loop's end: censor what is left, take the thread's CPU time and wait, close every connection. */
 static void worker_finish(worker_t *w, uint64_t now, uint64_t grace_end, uint64_t began)
 {
     w->stopped_ns = now < grace_end ? now : grace_end;
@@ -898,6 +913,7 @@ static void worker_finish(worker_t *w, uint64_t now, uint64_t grace_end, uint64_
                    (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
     }
     w->wall_s = (double)(worker_now_ns() - began) / 1e9;
+    w->wait_s = worker_thread_wait_s();
     for (size_t i = 0; i < w->conn_count; i++) {
         conn_close(&w->conns[i]);
         http_parser_free(&w->conns[i].parser);
@@ -1136,6 +1152,7 @@ static void worker_merge(run_result_t *out, const worker_t *w, const config_t *c
     double share = w->wall_s > 0 ? w->cpu_s / w->wall_s : 0;
     if (share > out->max_thread_cpu_share)
         out->max_thread_cpu_share = share;
+    out->wait_s += w->wait_s;
 }
 
 /* The whole process's CPU time and peak memory. */

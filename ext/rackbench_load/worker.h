@@ -72,6 +72,7 @@ typedef struct run_result {
     double user_s;            /* client CPU of the whole process */
     double sys_s;
     double max_thread_cpu_share; /* busiest thread's CPU time over its wall time */
+    double wait_s;            /* the load threads' run-queue delay: runnable, waiting for a CPU */
     uint64_t max_rss_kb;
     int interrupted;          /* stopped by SIGINT */
     int stalled;              /* -n alone: ended after cfg->stall_ns without a response */

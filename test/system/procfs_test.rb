@@ -19,6 +19,17 @@ module Rackbench
       refute stat.zombie?
     end
 
+    # schedstat(5): time on a CPU, time runnable waiting for one, timeslices (ns).
+    def test_the_run_queue_wait_is_every_threads_summed_in_seconds
+      { 101 => "900 2000000000 5\n", 102 => "5 500000000 1\n" }.each do |tid, line|
+        FileUtils.mkdir_p(File.join(tmpdir, "77", "task", tid.to_s))
+        File.write(File.join(tmpdir, "77", "task", tid.to_s, "schedstat"), line)
+      end
+      assert_in_delta 2.5, Procfs.run_queue_wait_s(77, tmpdir), 1e-9
+      assert_nil Procfs.run_queue_wait_s((2**22) + 12_345), "gone: nothing to say"
+      assert_operator Procfs.run_queue_wait_s(Process.pid), :>=, 0, "this kernel keeps it"
+    end
+
     def test_this_process_reads_as_itself
       stat = Procfs.process_stat(Process.pid)
       assert_equal [Process.pid, Process.ppid, Process.getpgrp], [stat.pid, stat.ppid, stat.pgrp]

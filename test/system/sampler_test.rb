@@ -66,6 +66,20 @@ module Rackbench
       supervisor.stop_all
     end
 
+    # Two spinning processes confined to one CPU take turns: each waits,
+    # runnable, while the other runs, and the tree's wait grows with them.
+    def test_the_trees_wait_for_a_cpu_grows_while_its_processes_share_one
+      supervisor = Supervisor.new
+      cpu = Pinning.available_cpus.first
+      spin = ["ruby", "-e", "fork { loop { 2**64 } }; loop { 2**64 }"]
+      child = supervisor.spawn(spin, name: "two-spinners", log_path: File.join(tmpdir, "w.log"), cpus: [cpu])
+      sampler = Sampler.new(root_pids: [child.pid])
+      first = wait_until(message: "two processes") { (s = sampler.take).processes == 2 && s }
+      wait_until(message: "0.2 s waited for the CPU") { sampler.take.cpu_wait_s - first.cpu_wait_s >= 0.2 }
+    ensure
+      supervisor.stop_all
+    end
+
     def test_a_tree_that_is_gone_gives_an_empty_sample
       sample = Sampler.new(root_pids: [(2**22) + 12_345]).take
       assert_equal [0, 0], [sample.processes, sample.rss_bytes]

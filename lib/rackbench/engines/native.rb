@@ -135,11 +135,11 @@ module Rackbench
 
       private
 
-      # Bytes written and bodies (as sent and decoded), the client groups, the warnings' codes and the
-      # warm-up's responses.
+      # Bytes written and bodies (as sent and decoded), the client groups, the warnings' codes, the
+      # warm-up's responses and the engine's own CPU.
       def transfer(data)
         data.slice("sent_bytes", "body_bytes", "decoded_bytes", "gzip_responses", "clients", "warning_codes",
-                   "warmup_requests")
+                   "warmup_requests", "client_cpu")
             .transform_keys(&:to_sym)
       end
 

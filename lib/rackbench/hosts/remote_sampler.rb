@@ -57,6 +57,8 @@ module Rackbench
       def process_stats = @stats
       # PSS only: the snapshot command does not read USS on the other host.
       def memory_bytes(pid) = @pss[pid] && { "pss_bytes" => @pss[pid] }
+      # Nor the threads' run-queue delay.
+      def cpu_wait_s(_pid) = nil
     end
   end
 end

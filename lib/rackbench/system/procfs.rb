@@ -111,6 +111,17 @@ module Rackbench
       [stats, pss]
     end
 
+    # Seconds pid's threads have spent runnable but waiting for a CPU (the
+    # second field of each /proc/PID/task/TID/schedstat: the scheduler's
+    # run-queue delay), or nil where the kernel does not keep it. A server
+    # that answers nothing while this grows by the window's length was
+    # starved of its CPU; one whose wait stays small stalled on its own.
+    def run_queue_wait_s(pid, proc_dir = DIR)
+      files = Dir["#{proc_dir}/#{pid}/task/*/schedstat"]
+      waits = files.filter_map { |f| read(f)&.split&.at(1) }.map(&:to_i)
+      waits.empty? ? nil : waits.sum / 1e9
+    end
+
     # pid's environment variable name, or nil (also when unreadable).
     def environ_value(pid, name, proc_dir = DIR)
       text = File.binread("#{proc_dir}/#{pid}/environ")

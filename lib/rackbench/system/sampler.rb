@@ -4,8 +4,9 @@ module Rackbench
   # Samples a process tree from /proc while load runs: RSS and PSS (from
   # smaps_rollup: forked workers share copy-on-write pages, so PSS is the honest
   # total), CPU time (utime+stime of the live tree, plus cutime+cstime so
-  # processes that exited during the window still count), and the
-  # number of processes and threads.
+  # processes that exited during the window still count), the seconds its
+  # threads waited for a CPU (run-queue delay, Procfs.run_queue_wait_s), and
+  # the number of processes and threads.
   #
   #   sampler = Sampler.new(root_pids: [pid], interval_s: 0.5).start
   #   ... load ...
@@ -15,9 +16,12 @@ module Rackbench
     # and clustered Puma's workers), or of the roots when nothing runs below them;
     # worker_uss_bytes: its private pages (nil where only PSS could be read);
     # worker_pids: which processes those were.
-    # cpus: the CPUs the tree's processes last ran on.
+    # cpus: the CPUs the tree's processes last ran on. cpu_wait_s: the live
+    # tree's threads' run-queue delay so far (a process gone between its stat
+    # and its threads' counts is left out; nil where none can be read).
     Sample = Struct.new(:t_s, :rss_bytes, :pss_bytes, :cpu_s, :processes, :threads, :worker_rss_bytes,
-                        :worker_pss_bytes, :worker_uss_bytes, :workers, :worker_pids, :cpus, keyword_init: true)
+                        :worker_pss_bytes, :worker_uss_bytes, :workers, :worker_pids, :cpus, :cpu_wait_s,
+                        keyword_init: true)
 
     # The mean worker's memory over a window, a point per sample from the
     # window's start (its warm-up included): [[t_s, worker_pss_bytes,
@@ -113,11 +117,12 @@ module Rackbench
       sample = Sample.new(
         t_s: (now - @started).round(3),
         rss_bytes: stats.sum { |s| s[:rss_bytes] },
-        pss_bytes: stats.all? { |s| s[:pss_bytes] } ? stats.sum { |s| s[:pss_bytes] } : nil,
+        pss_bytes: sum_of_all(stats, :pss_bytes),
         cpu_s: stats.sum { |s| s[:cpu_s] },
         processes: stats.size,
         threads: stats.sum { |s| s[:threads] },
         cpus: stats.filter_map { |s| s[:processor] }.uniq.sort,
+        cpu_wait_s: stats.filter_map { |s| s[:cpu_wait_s] }.then { |waits| waits.empty? ? nil : waits.sum },
         **worker_means(workers)
       )
       @samples << sample
@@ -154,12 +159,17 @@ module Rackbench
     # Every process's stat, and one process's {"pss_bytes", "uss_bytes"} (RemoteSampler reads them on another host).
     def process_stats = Procfs.process_stats(@proc)
     def memory_bytes(pid) = Procfs.process_memory_bytes(pid, @proc)
+    def cpu_wait_s(pid) = Procfs.run_queue_wait_s(pid, @proc)
 
     def process_figures(stat)
       memory = memory_bytes(stat.pid) || {}
       { pid: stat.pid, cpu_s: stat.cpu_s, threads: stat.threads, rss_bytes: memory["rss_bytes"] || stat.rss_bytes,
-        pss_bytes: memory["pss_bytes"], uss_bytes: memory["uss_bytes"], processor: stat.processor }
+        pss_bytes: memory["pss_bytes"], uss_bytes: memory["uss_bytes"], processor: stat.processor,
+        cpu_wait_s: cpu_wait_s(stat.pid) }
     end
+
+    # The figure summed over the processes, or nil when one of them lacks it.
+    def sum_of_all(stats, key) = stats.all? { |s| s[key] } ? stats.sum { |s| s[key] } : nil
 
     def worker_means(workers)
       return {} if workers.empty?

@@ -10,15 +10,29 @@ module Rackbench
   # - otherwise a ServiceError that tells a stalled server from a starved
   #   one: the errors, what other processes took of the measured CPUs, how
   #   many requests the engine sent in the window (and how many were still
-  #   waiting at its end), and the CPU the server used meanwhile.
+  #   waiting at its end), the CPU the server used meanwhile, and how long
+  #   the server's threads and the engine's waited, runnable, for a CPU
+  #   (the scheduler's run-queue delay: a server that waited most of the
+  #   load's length was starved; one that hardly waited stalled on its own).
   #
-  #   empty = EmptyWindow.new(result, noise, server_cpu_s: 0.0)
+  #   empty = EmptyWindow.new(result, noise, server_cpu_s: 0.0, server_wait_s: 1.2)
   #   empty.nothing_due? ? result.warnings << empty.warning : raise(empty.error)
+  #   empty.starved?(load_s: 1.5)   # the server or the engine waited for a CPU at least half of it
   class EmptyWindow
-    def initialize(result, noise, server_cpu_s:)
+    # A server or engine that waited at least this share of the load's
+    # length for a CPU was starved by the machine's other work.
+    STARVED_WAIT_SHARE = 0.5
+
+    def initialize(result, noise, server_cpu_s:, server_wait_s: nil)
       @result = result
       @noise = noise
       @server_cpu_s = server_cpu_s
+      @server_wait_s = server_wait_s
+    end
+
+    # load_s: how long the load ran (warm-up, window and grace) while the waits were read.
+    def starved?(load_s:, share: STARVED_WAIT_SHARE)
+      [@server_wait_s, engine_wait_s].compact.any? { |wait_s| wait_s >= share * load_s }
     end
 
     def nothing_due?
@@ -49,13 +63,18 @@ module Rackbench
     end
 
     # What the engine sent and the server did: no request sent means the load
-    # never ran; sent requests and no server CPU, a server that never ran.
+    # never ran; sent requests and no server CPU, a server that never ran;
+    # the waits for a CPU tell a starved server (or engine) from a stalled one.
     def evidence
       sent = @result.window_requests
       requests = sent && "the engine sent #{sent["total"].to_i} requests in it (#{sent["in_flight"].to_i} unanswered at its end)"
       cpu = @server_cpu_s && "the server used #{format("%.2f", @server_cpu_s)} s of CPU"
-      parts = [requests, cpu].compact
+      cpu = "#{cpu} and waited #{format("%.2f", @server_wait_s)} s for one" if cpu && @server_wait_s
+      engine = engine_wait_s && "the engine waited #{format("%.2f", engine_wait_s)} s for a CPU"
+      parts = [requests, cpu, engine].compact
       parts.empty? ? "" : "; #{parts.join(", ")}"
     end
+
+    def engine_wait_s = @result.client_cpu&.dig("wait_s")
   end
 end

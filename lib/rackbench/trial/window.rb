@@ -14,10 +14,12 @@ module Rackbench
   #   repeat = window.measure(deployment, load, dir: cell_dir, drain: drain, service_pids: [])
   class Window
     # A window in which nothing completed while other processes held at least
-    # this share of the measured CPUs measured them, not the server (a server
-    # pinned to a CPU that others saturate can go seconds without running): it
-    # is measured once more, after the drain, and the repeat's noise record
-    # keeps what they held in the first ("starved_other_cpu_share"). Nothing
+    # this share of the measured CPUs, or while the server or the engine
+    # waited for a CPU most of the load's length (EmptyWindow#starved?),
+    # measured the machine's other work, not the server (a server pinned to a
+    # CPU that others saturate can go seconds without running): it is
+    # measured once more, after the drain, and the repeat's noise record keeps
+    # what they held in the first ("starved_other_cpu_share"). Nothing
     # completing again is the server's result.
     STARVED_SHARE = 0.9
 
@@ -26,11 +28,15 @@ module Rackbench
 
     attr_reader :engine
 
-    def initialize(engine:, supervisor:, pinning:, starved_share: STARVED_SHARE)
+    # starved_share: of the measured CPUs held by others; starved_wait_share:
+    # of the load's length the server or the engine waited for a CPU.
+    def initialize(engine:, supervisor:, pinning:, starved_share: STARVED_SHARE,
+                   starved_wait_share: EmptyWindow::STARVED_WAIT_SHARE)
       @engine = engine
       @supervisor = supervisor
       @pinning = pinning
       @starved_share = starved_share
+      @starved_wait_share = starved_wait_share
     end
 
     # Raises ServiceError when the server died, stalled or never drained.
@@ -85,13 +91,26 @@ module Rackbench
               measured_from_s: measured_from_s)
     end
 
-    # Nothing completed though requests were due, the server is alive, and other processes held the measured CPUs.
+    # Nothing completed though requests were due, the server is alive, and
+    # other processes held the measured CPUs (or the server or the engine
+    # waited for one most of the time).
     def starved?(deployment, run)
-      !run.result.requests.to_i.positive? && !empty(run).nothing_due? && deployment.dead_child.nil? &&
-        run.noise["other_cpu_share"].to_f >= @starved_share
+      return false if run.result.requests.to_i.positive? || deployment.dead_child
+
+      empty = empty(run)
+      !empty.nothing_due? &&
+        (run.noise["other_cpu_share"].to_f >= @starved_share ||
+         empty.starved?(load_s: load_s(run), share: @starved_wait_share))
     end
 
-    def empty(run) = EmptyWindow.new(run.result, run.noise, server_cpu_s: run.samples.last.cpu_s - run.samples.first.cpu_s)
+    def empty(run)
+      first, last = run.samples.values_at(0, -1)
+      wait_s = first.cpu_wait_s && last.cpu_wait_s && [last.cpu_wait_s - first.cpu_wait_s, 0].max
+      EmptyWindow.new(run.result, run.noise, server_cpu_s: last.cpu_s - first.cpu_s, server_wait_s: wait_s)
+    end
+
+    # The seconds the server's samples spanned: the engine's whole run.
+    def load_s(run) = run.samples.last.t_s - run.samples.first.t_s
 
     def repeat(deployment, run, boot, probe_dir)
       samples = run.samples

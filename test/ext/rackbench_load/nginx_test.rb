@@ -96,6 +96,7 @@ module Rackbench
       assert_operator r["requests"], :>, 1000 / 10
       assert_includes (1000 / 10)..1000, r["warmup_requests"], "the warm-up's responses, counted apart: at most its 1000 due"
       assert_operator r["requests"] + r["warmup_requests"], :<=, 2000, "each response counted once"
+      assert_includes 0.0..(r["threads"] * r["elapsed_s"]), r["client_cpu"]["wait_s"], "its threads' wait for a CPU, in seconds"
       assert_operator r["elapsed_s"], :>=, 2.0, "the warmup second ran first"
     end
 
