@@ -84,7 +84,7 @@ module Rackbench
         cells = active(block)
         return if cells.size < 2 || @schedule.sequential?
 
-        @schedule.round_order(cells, @rounds[block_key(block)] + 1, turn: Schedule.turn(epoch: epoch, round_in_epoch: 0))
+        @schedule.round_order(cells, rounds_done(block) + 1, turn: Schedule.turn(epoch: epoch, round_in_epoch: 0))
                  .each { |cell| @deployments.live_for(cell, epoch) }
       end
 
@@ -98,11 +98,17 @@ module Rackbench
 
       def run_round(block, cells, epoch)
         key = block_key(block)
-        @rounds[key] = @resumer.round(block) if @resumer && !@rounds.key?(key)
-        round = (@rounds[key] += 1)
+        round = (@rounds[key] = rounds_done(block) + 1)
         first = (@epoch_first_round[[key, epoch]] ||= round)
         turn = Schedule.turn(epoch: epoch, round_in_epoch: round - first)
         @repeats.measure(@schedule.round_order(cells, round, turn: turn), round, epoch)
+      end
+
+      # The block's rounds so far; a resumed block's go on from its cells' most repeats (Resumer).
+      def rounds_done(block)
+        key = block_key(block)
+        @rounds[key] = @resumer.round(block) if @resumer && !@rounds.key?(key)
+        @rounds[key]
       end
 
       # Sequential: the block's question looked at after this start; the cells
