@@ -39,6 +39,7 @@ typedef struct config {
     uint64_t requests_limit;    /* -n: stop after this many counted; 0: none */
     uint64_t stall_ns;          /* -n alone: end the run after this long without a response */
     uint64_t interval_ns;       /* time-series interval */
+    uint64_t start_at_ns;       /* --start-at: the load begins at this CLOCK_REALTIME instant; 0: at once */
     const char *method;
     const char *body;
     size_t body_len;

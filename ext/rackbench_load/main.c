@@ -159,6 +159,17 @@ static void opt_interval(config_t *cfg, const char *arg, main_seen_t *seen)
     cfg->interval_ns = main_duration("--interval", arg);
 }
 
+static void opt_start_at(config_t *cfg, const char *arg, main_seen_t *seen)
+{
+    (void)seen;
+    char *end = NULL;
+    errno = 0;
+    double at_s = strtod(arg, &end);
+    if (errno || !end || *end || end == arg || !(at_s > 0) || at_s > 1e11)
+        main_die("bad --start-at %s: expected a Unix time in seconds, e.g. 1795000000.25", arg);
+    cfg->start_at_ns = (uint64_t)(at_s * 1e9);
+}
+
 static void opt_header(config_t *cfg, const char *arg, main_seen_t *seen)
 {
     (void)seen;
@@ -353,6 +364,8 @@ static const struct main_option {
     {"stall-timeout", 0, "T", opt_stall_timeout,
      "with -n and no -d: end the run after T without a response\n(default twice --timeout, at least 10s)"},
     {"interval", 0, "T", opt_interval, "time-series interval (default 1s)"},
+    {"start-at", 0, "S", opt_start_at,
+     "begin the load (its warm-up first) at Unix time S, e.g. 1795000000.25,\nso loads on one machine begin together"},
     {"header", 'H', "'N: V'", opt_header, "add a request header (repeatable)"},
     {"accept-gzip", 0, NULL, opt_accept_gzip, "send 'Accept-Encoding: gzip' (bodies counted as sent and decoded)"},
     {"method", 'm', "M", opt_method, "request method (default GET)"},

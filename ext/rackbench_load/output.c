@@ -341,6 +341,8 @@ void output_json(FILE *out, const config_t *cfg, const run_result_t *r)
     json_real(&j, "wait_s", r->wait_s, 6);
     json_close_object(&j);
     json_uint(&j, "max_rss_bytes", r->max_rss_kb * 1024ULL);
+    if (cfg->start_at_ns)
+        json_real(&j, "start_late_s", r->start_late_s, 6);
     if (cfg->slow.connections)
         clients_json(&j, r->clients, cfg->connections, &cfg->slow, secs);
     mix_json(&j, cfg, r->endpoints, secs);

@@ -126,6 +126,20 @@ static atomic_ullong worker_progress_ns; /* last complete response of any thread
 static atomic_int worker_stalled;
 static int worker_timer_tag;
 
+/* Sleeps until the CLOCK_REALTIME instant at_ns (0: returns at once); returns how late it woke, in seconds. */
+static double worker_wait_until(uint64_t at_ns)
+{
+    if (!at_ns)
+        return 0;
+    struct timespec at = {.tv_sec = (time_t)(at_ns / UNITS_NS_PER_S), .tv_nsec = (long)(at_ns % UNITS_NS_PER_S)};
+    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, NULL) == EINTR && !atomic_load(&worker_stopping))
+        ;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t now_ns = (uint64_t)now.tv_sec * UNITS_NS_PER_S + (uint64_t)now.tv_nsec;
+    return now_ns > at_ns ? (double)(now_ns - at_ns) / 1e9 : 0;
+}
+
 static uint64_t worker_now_ns(void)
 {
     struct timespec ts;
@@ -1191,6 +1205,8 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
     int set_up = worker_setup_all(workers, threads, cfg, err, err_size);
     int rc = set_up == threads ? 0 : -1;
     set_up = set_up < 0 ? -set_up : set_up;
+    if (rc == 0)
+        out->start_late_s = worker_wait_until(cfg->start_at_ns);
     uint64_t start = worker_now_ns();
     atomic_store(&worker_progress_ns, start);
     int started = rc == 0 ? worker_start_all(workers, threads, cfg, start, err, err_size) : 0;

@@ -73,6 +73,7 @@ typedef struct run_result {
     double sys_s;
     double max_thread_cpu_share; /* busiest thread's CPU time over its wall time */
     double wait_s;            /* the load threads' run-queue delay: runnable, waiting for a CPU */
+    double start_late_s;      /* --start-at: how long after the instant the load began (0: on time) */
     uint64_t max_rss_kb;
     int interrupted;          /* stopped by SIGINT */
     int stalled;              /* -n alone: ended after cfg->stall_ns without a response */

@@ -22,6 +22,8 @@ module Rackbench
         assert_equal ra.round, rb.round
         apart_s = (ra.noise["load_started_us"] - rb.noise["load_started_us"]).abs / 1e6
         assert_operator apart_s, :<, 2, "round #{ra.round}: windows of 2 s began #{apart_s} s apart: they never overlapped"
+        assert_equal ra.noise["start_at"], rb.noise["start_at"], "round #{ra.round}: both loads given one instant"
+        [ra, rb].each { |r| assert_operator r.noise["start_late_s"], :>=, 0, "the engine says how late it began" }
         assert_match(/cgroup|no fair shares/, ra.noise["duet"])
       end
       assert Comparison.new(a, b).paired?

@@ -9,9 +9,11 @@ module Rackbench
     #             engine's own (uniform)
     #   slow_clients: SlowClients beside the concurrency's full-speed connections (native only), or nil
     #   rule:     the AnswerRule every answer is held to under load (native only; nil: the default rule)
+    #   start_at: the Unix time (s) the load begins at, warm-up first (engines that #supports_start_at?;
+    #             a duet's StartLine sets it); nil: at once
     Load = Struct.new(:target, :concurrency, :threads, :duration_s, :warmup_s, :requests,
                       :timeout_s, :rate, :keepalive, :traffic, :arrivals, :seed, :request_start,
-                      :slow_clients, :rule,
+                      :slow_clients, :rule, :start_at,
                       keyword_init: true) do
       def initialize(**)
         super
@@ -80,6 +82,7 @@ module Rackbench
       def warmup_in_run? = false
       def supports_unix? = false
       def supports_slow_clients? = false
+      def supports_start_at? = false
 
       # Why the engine cannot send this Traffic, or nil. The native engine sends
       # everything (and checks every answer); wrk and ab say what they lack.

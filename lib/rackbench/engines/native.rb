@@ -57,6 +57,7 @@ module Rackbench
       def warmup_in_run? = true
       def supports_unix? = true
       def supports_slow_clients? = true
+      def supports_start_at? = true
       def unsupported(_traffic) = nil
 
       def command(load, dir)
@@ -70,6 +71,7 @@ module Rackbench
         argv += ["--header", "Connection: close"] unless load.keepalive
         argv << "--allow-remote" if remote?(load.target)
         argv << "--request-start" if load.request_start
+        argv += ["--start-at", format("%.6f", load.start_at)] if load.start_at
         argv += slow_args(load.slow_clients)
         argv += spill_bodies(answer_args(load), dir)
         argv << load.target.url
@@ -136,10 +138,10 @@ module Rackbench
       private
 
       # Bytes written and bodies (as sent and decoded), the client groups, the warnings' codes, the
-      # warm-up's responses and the engine's own CPU.
+      # warm-up's responses, the engine's own CPU and how late it began after --start-at.
       def transfer(data)
         data.slice("sent_bytes", "body_bytes", "decoded_bytes", "gzip_responses", "clients", "warning_codes",
-                   "warmup_requests", "client_cpu")
+                   "warmup_requests", "client_cpu", "start_late_s")
             .transform_keys(&:to_sym)
       end
 

@@ -38,6 +38,7 @@ module Rackbench
   #                   never counted in the window, but what warmed the server; nil from other engines
   #   client_cpu:     (native) the load generator's own CPU: {"user_s", "sys_s", "max_thread_share",
   #                   "wait_s" (its threads' time runnable but waiting for a CPU)}; nil from others
+  #   start_late_s:   (native, given load.start_at) how long after that instant the load began
   #
   # histogram and latency_us describe the responses completed in the window
   # (what req/s counts); window_requests the window's requests, completed or not.
@@ -45,7 +46,7 @@ module Rackbench
     :engine, :requests, :duration_s, :requests_per_s, :bytes, :latency_us, :errors,
     :status_counts, :reconnects, :series, :histogram, :warnings, :command, :raw, :endpoints, :hosts,
     :window_requests, :schedule, :sent_bytes, :body_bytes, :decoded_bytes, :gzip_responses, :clients,
-    :warning_codes, :warmup_requests, :client_cpu,
+    :warning_codes, :warmup_requests, :client_cpu, :start_late_s,
     keyword_init: true
   ) do
     def self.from_h(hash)

@@ -73,7 +73,8 @@ module Rackbench
       deps = DependencySampler.new(around[:dependencies]).start
       noise = Noise.new(cpus: measured_cpus).start
       sampler = deployment.sampler.start
-      around[:start_line]&.wait
+      instant = around[:start_line]&.wait
+      load = load.dup.tap { |l| l.start_at = instant } if instant && @engine.supports_start_at?
       started_us = Probe::Window.now_us
       begin
         result = @engine.run(load, supervisor: @supervisor, dir: around[:dir], cpus: @pinning.client_cpus, log_name: log_name)
@@ -87,6 +88,7 @@ module Rackbench
                            partner_pids: around[:partners])
       noise_h["neighbours_cpu_share"] = drain&.neighbours_busy
       noise_h["load_started_us"] = started_us
+      noise_h.merge!("start_at" => load.start_at, "start_late_s" => result.start_late_s) if load.start_at
       Run.new(result: result, noise: noise_h, samples: samples, used: used, drain_s: drain_s, started_us: started_us,
               measured_from_s: measured_from_s)
     end

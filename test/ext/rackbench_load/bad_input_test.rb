@@ -26,6 +26,11 @@ module Rackbench
       assert_refused(/no target URL/, "-c", "2")
     end
 
+    def test_a_start_instant_that_is_not_a_unix_time
+      assert_refused(/bad --start-at soon: expected a Unix time in seconds/, "--start-at", "soon", "http://127.0.0.1:1/")
+      assert_refused(/bad --start-at -3/, "--start-at", "-3", "http://127.0.0.1:1/")
+    end
+
     def test_an_unreachable_target
       port = free_port
       assert_refused(/cannot connect to 127\.0\.0\.1:#{port}: Connection refused/, "http://127.0.0.1:#{port}/")

@@ -100,6 +100,21 @@ module Rackbench
       assert_operator r["elapsed_s"], :>=, 2.0, "the warmup second ran first"
     end
 
+    # Loads that must begin together (a duet) are given one instant: the load
+    # waits for it, then runs its warm-up and window; one that starts after
+    # the instant begins at once and says how late it was.
+    def test_start_at_begins_the_load_at_the_instant_given_and_says_how_late_it_was
+      _nginx, base = start_nginx
+      started_at = Time.now.to_f
+      r = load_json("#{base}/hello", "-c", 2, "-d", "200ms", "--start-at", format("%.6f", started_at + 1.5))
+      assert_operator Time.now.to_f - started_at, :>=, 1.7, "the 1.5 s to the instant, then the 0.2 s window"
+      assert_operator r["requests"], :>, 0
+      assert_operator r["start_late_s"], :>=, 0
+      late = load_json("#{base}/hello", "-c", 2, "-d", "200ms", "--start-at", format("%.6f", Time.now.to_f - 5))
+      assert_operator late["start_late_s"], :>=, 5.0, "an instant already past: begun at once, 5 s and more late"
+      refute load_json("#{base}/hello", "-c", 2, "-n", 10).key?("start_late_s"), "no instant asked, none reported"
+    end
+
     # A request count, not a window: on a busy machine opening 10,000
     # connections may take longer than any short window.
     def test_ten_thousand_connections_in_under_64_mb
