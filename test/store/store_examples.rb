@@ -2,7 +2,7 @@
 
 module Rackbench
   # What every Store does, whichever database holds it: included by the
-  # SQLite tests (test/store/store_test.rb) and the PostgreSQL ones
+  # SQLite tests (test/store_test.rb) and the PostgreSQL ones
   # (test/integration/store_postgres_test.rb), which define open_store.
   module StoreExamples
     def setup

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "time"
+
 module Rackbench
   class Runner
     # A cell's state in a run: its repeats so far, the load time they took

@@ -2,8 +2,8 @@
 
 require "test_helper"
 require "sequel"
-require_relative "store_examples"
-require_relative "store_format_examples"
+require_relative "store/store_examples"
+require_relative "store/store_format_examples"
 
 module Rackbench
   # The embedded default: a SQLite file in the results folder.
