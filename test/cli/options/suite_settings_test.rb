@@ -33,6 +33,16 @@ module Rackbench
         assert_empty overrides_from
       end
 
+      def test_the_help_says_the_default_a_suite_without_the_setting_gets
+        help = OptionParser.new { |o| SuiteSettings.statistics(o, {}) }.help
+        suite = Suite.new("name: bare\nendpoints: [/hello]\nservers: [{server: puma}]\n", path: "bare.yml")
+        { "--deployments" => "deployments", "--windows" => "windows", "--max-deployments" => "max_deployments",
+          "--precision" => "precision", "--margin" => "margin" }.each do |option, key|
+          said = help[/^\s+#{option} \S+\s.*\(default ([\d.]+)\)$/, 1]
+          assert_equal suite[key].to_s, said, "#{option} in the help"
+        end
+      end
+
       def test_the_overrides_are_settings_a_suite_accepts
         suite = Suite.load("quick", overrides: overrides_from("--duration", "3", "--deployments", "6", "--smoke"))
         assert_in_delta 3.0, suite["duration_s"], 1e-12

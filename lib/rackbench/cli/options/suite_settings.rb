@@ -28,22 +28,25 @@ module Rackbench
       def statistics(parser, overrides)
         parser.on("--repeats N", "windows per cell: a number, or auto (default: server starts until the interval " \
                                  "is within --precision)") { |n| overrides["repeats"] = n == "auto" ? n : Integer(n) }
-        parser.on("--deployments N", Integer, "server starts before the first look (default 3)") do |n|
+        parser.on("--deployments N", Integer, "server starts before the first look#{default("deployments")}") do |n|
           overrides["deployments"] = n
         end
-        parser.on("--windows N", Integer, "windows per server start (default 2)") { |n| overrides["windows"] = n }
-        parser.on("--max-deployments N", Integer, "cap of server starts per cell (default 12)") do |n|
+        parser.on("--windows N", Integer, "windows per server start#{default("windows")}") { |n| overrides["windows"] = n }
+        parser.on("--max-deployments N", Integer, "cap of server starts per cell#{default("max_deployments")}") do |n|
           overrides["max_deployments"] = n
         end
-        parser.on("--precision SHARE", Float, "target half-width of the throughput interval (default 0.05)") do |p|
+        parser.on("--precision SHARE", Float, "target half-width of the throughput interval#{default("precision")}") do |p|
           overrides["precision"] = p
         end
-        parser.on("--margin SHARE", Float, "configs within ±margin are 'equivalent' (default 0.05)") do |m|
+        parser.on("--margin SHARE", Float, "configs within ±margin are 'equivalent'#{default("margin")}") do |m|
           overrides["margin"] = m
         end
         parser.on("--budget TIME", "wall time to spend, e.g. 20m, 90s or 1h: starts go to the comparisons still " \
                                    "open until it is spent") { |t| overrides["budget_s"] = wall_seconds(t, "--budget") }
       end
+
+      # " (default 20)": the suite key's default (Suite::KEYS), which a suite without the key gets.
+      def default(key) = " (default #{Suite::KEYS.fetch(key).default})"
 
       # "20m", "90s", "1h" or plain seconds, as seconds; ConfigError naming the option otherwise.
       def wall_seconds(text, option)
