@@ -94,6 +94,7 @@ module Rackbench
   autoload :Simulation, "rackbench/results/simulation"
   autoload :Calibration, "rackbench/results/calibration"
   autoload :PairedComponents, "rackbench/results/paired_components"
+  autoload :Interference, "rackbench/results/interference"
   autoload :ChiSquare, "rackbench/results/chi_square"
   autoload :Trend, "rackbench/results/trend"
   autoload :SteadyWarmup, "rackbench/trial/steady_warmup"

@@ -54,6 +54,9 @@ module Rackbench
 
     def paired = @paired ||= PairedComponents.new(a, b)
 
+    # How much of the window noise is other processes taking the CPU (Interference).
+    def interference = @interference ||= Interference.new(a, b)
+
     # Log differences of A and B, start by start.
     def start_differences
       sa, sb = samples
@@ -123,6 +126,7 @@ module Rackbench
              "#{component_text("common_start", "drift shared by configs started together (pairing cancels it)")}"
       drift = drift_per_start
       out << "drift over the run: #{format("%+.1f", drift * 100)} % per start" if drift
+      out << interference_text if interference.estimable?
       out << "observed verdict on identical configs: #{observed}"
       if (sim = simulated)
         out << "rackbench's procedure at these settings on #{resampled_noise} (#{sim["trials"]} simulated A/A runs): " \
@@ -158,6 +162,7 @@ module Rackbench
       { "components" => components, "drift_per_start" => drift_per_start, "observed" => observed.to_h,
         "simulated" => simulated, "recommendation" => recommendation(precision: precision),
         "simulated_at_recommendation" => simulated_at_recommendation(precision: precision),
+        "interference" => interference.to_h,
         "start_cost_s" => start_cost_s, "window_cost_s" => window_cost_s }
     end
 
@@ -173,6 +178,19 @@ module Rackbench
     def outcome_text(sim)
       "interval coverage #{pct(sim["coverage"])}, false 'faster' verdicts #{pct(sim["false_verdicts"])}, " \
         "equivalent #{pct(sim["verdicts"]["equivalent"].to_f)}, #{format("%.1f", sim["mean_starts"])} starts on average"
+    end
+
+    def interference_text
+      i = interference
+      "other processes' CPU: the spread of a round's A/B ratio within a start is #{pct(i.spread_cv)}, " \
+        "#{pct(i.unexplained_cv)} once the share of the CPUs other processes took in each window is accounted " \
+        "for (#{pct(i.explained_share)} of its variance, #{i.rounds} rounds)#{duet_advice(i)}"
+    end
+
+    def duet_advice(interference)
+      return "" unless interference.explained_share.to_f >= 0.25
+
+      ": loading both configs at once (duet: true) puts them under the same interference"
     end
 
     def component_text(name, what)
