@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "socket"
 
 module Rackbench
   module Hosts
@@ -24,13 +23,8 @@ module Rackbench
         super
       end
 
-      # A loopback port nothing listens on: bound, then closed.
-      def refused_port
-        server = TCPServer.new("127.0.0.1", 0)
-        server.addr[1]
-      ensure
-        server&.close
-      end
+      # A loopback port nothing listens on.
+      def refused_port = Servers::Base.free_port
 
       def test_a_host_that_refuses_ssh_raises_naming_the_host_and_leaves_no_master_and_no_socket_folder
         host = Host.from_config("refuser", { "ssh" => "127.0.0.1", "port" => refused_port })

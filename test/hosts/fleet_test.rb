@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "socket"
 
 module Rackbench
   module Hosts
@@ -23,12 +22,8 @@ module Rackbench
 
       def suite(extra = {}) = Suite.load(write_suite(extra))
 
-      def refused_port
-        server = TCPServer.new("127.0.0.1", 0)
-        server.addr[1]
-      ensure
-        server&.close
-      end
+      # A loopback port nothing listens on.
+      def refused_port = Servers::Base.free_port
 
       def hosts_suite(port)
         suite("hosts" => { "app" => { "ssh" => "bench@127.0.0.1", "port" => port, "address" => "10.1.2.3" } },
