@@ -62,10 +62,8 @@ module Rackbench
       end
 
       def test_an_interval_wider_than_the_target_says_its_width_and_where_the_spread_comes_from
-        spread = warnings([repeat(rps: 50.0, deployment: 1), repeat(rps: 200.0, deployment: 2), repeat(rps: 100.0, deployment: 3)],
-                          precision: 0.05).find do |w|
-          w.kind == "spread"
-        end
+        wide = [repeat(rps: 50.0, deployment: 1), repeat(rps: 200.0, deployment: 2), repeat(rps: 100.0, deployment: 3)]
+        spread = warnings(wide, precision: 0.05).find { |w| w.kind == "spread" }
         assert_match(%r{\Athroughput interval from 1/\d+\.\d to \d+\.\d times the figure after 3 server starts \(3 windows; },
                      spread.message)
         assert_operator spread.value, :>, 1, "wider than the figure itself"
