@@ -4,12 +4,14 @@ require "test_helper"
 require "sequel"
 require_relative "store/store_examples"
 require_relative "store/store_format_examples"
+require_relative "store/store_measurement_examples"
 
 module Rackbench
   # The embedded default: a SQLite file in the results folder.
   class StoreTest < Minitest::Test
     include StoreExamples
     include StoreFormatExamples
+    include StoreMeasurementExamples
 
     def open_store = Store.new(tmpdir)
 

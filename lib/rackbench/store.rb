@@ -39,6 +39,7 @@ module Rackbench
       @location = location.is_a?(Location) ? location : Location.new(location)
       @db = @location.connect
       @redactions = {}
+      @measured = {} # {[run id, position] => a finished cell's Measurement}: built once (#finish_cell, #measurements)
       migrate
     end
 
@@ -87,8 +88,12 @@ module Rackbench
     end
 
     # Adds keys to a run's settings (a tune run's answer, once it is decided).
+    # A suite setting among them (how intervals are computed, say) lets the
+    # run's cells be measured again; the facts a run adds later (an answer,
+    # what a budget spent) are not suite settings and change no figure.
     def merge_settings(id, extra)
       settings = run(id)["settings"] || {}
+      @measured.delete_if { |(run_id, _), _| run_id == Integer(id) } if extra.keys.any? { |k| Suite::KEYS.key?(k) }
       @db[:runs].where(id: id).update(settings_json: settings.merge(redaction_of(id).data(extra)).to_json)
     end
 
@@ -141,9 +146,26 @@ module Rackbench
                            started_at: repeat.started_at)
     end
 
-    # {position => [Measurement::Repeat]} of a run.
-    def repeats(run_id)
-      rows = rows(@db[:repeats].where(run_id: run_id).order(:position, :idx))
+    # A finished cell (record: its row, as for #add_cell, without figures):
+    # stored, then its Measurement built from what was stored, as
+    # #measurements reads it back; its figures become the row's summary
+    # columns, for queries over the store. Returns the Measurement, which
+    # #measurements hands out again: a cell's is built once per store.
+    def finish_cell(run_id, record)
+      add_cell(run_id, record)
+      position = record.fetch("position")
+      row = cells(run_id, position: position).first
+      measurement = measurement_of(run_id, row, repeats(run_id, position: position)[position], interval_options(run(run_id)))
+      figures = summary(measurement)
+      @db[:cells].where(run_id: run_id, position: position).update(figures.transform_keys(&:to_sym)) unless figures.empty?
+      row.merge!(figures) # as #cells reads it from now on
+      measurement
+    end
+
+    # {position => [Measurement::Repeat]} of a run (position: of one cell only).
+    def repeats(run_id, position: nil)
+      dataset = @db[:repeats].where(run_id: run_id)
+      rows = rows((position ? dataset.where(position: position) : dataset).order(:position, :idx))
       rows.group_by { |r| r["position"] }.transform_values do |list|
         list.map do |r|
           Measurement::Repeat.new(
@@ -158,26 +180,18 @@ module Rackbench
 
     # Every cell of a run as a Measurement, in plan order. A cell whose
     # repeats were measured but whose run stopped before it was complete is
-    # "incomplete" (not ok, with how far it got).
+    # "incomplete" (not ok, with how far it got). A finished cell's
+    # Measurement is built once per store, and handed out again after.
     def measurements(run_id)
       run = run(run_id)
       by_position = repeats(run["id"])
-      settings = run["settings"] || {}
-      precision = settings["precision"]
-      design = settings.key?("duration_s") ? RepeatPolicy.new(settings).interval_options.except(:precision) : {}
       cells = cells(run["id"])
       done = cells.map { |c| c["position"] }
       partial = by_position.keys - done
       planned = partial.empty? ? {} : planned_cells(run["id"]).to_h { |c| [c["position"], c] }
       rows = cells + partial.map { |position| incomplete_row(planned, position, by_position[position]) }
-      rows.sort_by { |r| r["position"] }.map do |row|
-        stored = by_position[row["position"]]
-        if stored
-          Measurement.new(row, stored, precision: precision, **design)
-        else
-          Measurement.from_row(row, precision: precision)
-        end
-      end
+      options = interval_options(run)
+      rows.sort_by { |r| r["position"] }.map { |row| measurement_of(run["id"], row, by_position[row["position"]], options) }
     end
 
     def runs(limit: 20)
@@ -194,8 +208,10 @@ module Rackbench
       raise ConfigError, "run id must be a number, got #{id.inspect}"
     end
 
-    def cells(run_id)
-      rows(@db[:cells].where(run_id: run_id).order(:position)).map do |r|
+    # A run's cell rows (position: one cell's), json columns decoded.
+    def cells(run_id, position: nil)
+      dataset = @db[:cells].where(run_id: run_id)
+      rows((position ? dataset.where(position: position) : dataset).order(:position)).map do |r|
         %w[config result resources].each { |k| r[k] = r.delete("#{k}_json")&.then { |j| Compact.unpack(JSON.parse(j)) } }
         %w[server_command engine_command].each { |k| r[k] = JSON.parse(r[k]) if r[k]&.start_with?("[") }
         r
@@ -230,6 +246,30 @@ module Rackbench
     private_constant :MIGRATION_LOCK_KEY
 
     private
+
+    # A cell row's Measurement (stored: its repeats; options: #interval_options);
+    # a finished cell's (a row of the cells table: it has an id) kept, as
+    # neither its row nor its repeats change.
+    def measurement_of(run_id, row, stored, options)
+      build = -> { stored ? Measurement.new(row, stored, **options) : Measurement.from_row(row, precision: options[:precision]) }
+      row["id"] ? @measured[[Integer(run_id), row["position"]]] ||= build.call : build.call
+    end
+
+    # How the run's settings have its intervals computed (Measurement's options).
+    def interval_options(run)
+      settings = run["settings"] || {}
+      design = settings.key?("duration_s") ? RepeatPolicy.new(settings).interval_options.except(:precision) : {}
+      { precision: settings["precision"], **design }
+    end
+
+    # A finished cell's figures as columns, for queries over the store.
+    def summary(measurement)
+      return {} unless measurement.ok?
+
+      { "requests_per_s" => measurement.requests_per_s, "latency_mean_us" => measurement.latency_mean_ms&.*(1000),
+        "latency_p99_us" => measurement.latency_ms(99)&.*(1000), "requests" => measurement.requests,
+        "errors" => measurement.errors }
+    end
 
     # What is known of a cell the run did not finish: its planned key (a run
     # stored before planned cells were kept: its position only).

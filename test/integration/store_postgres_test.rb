@@ -4,6 +4,7 @@ require "test_helper"
 require "sequel"
 require_relative "../store/store_examples"
 require_relative "../store/store_format_examples"
+require_relative "../store/store_measurement_examples"
 require_relative "../reports/seed_fixtures"
 
 module Rackbench
@@ -13,6 +14,7 @@ module Rackbench
   class StorePostgresTest < Minitest::Test
     include StoreExamples
     include StoreFormatExamples
+    include StoreMeasurementExamples
 
     # One cluster for the whole class, stopped when the class's tests end
     # (Minitest runs a class's tests together): left running, it would be a

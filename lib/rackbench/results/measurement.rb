@@ -139,11 +139,13 @@ module Rackbench
     def cv = ok? ? Stats.cv(values("requests_per_s")) : nil
 
     # A metric's per-window values grouped by server start.
-    def sample(name)
-      (@samples ||= {})[name] ||= begin
-        reader, = self.class.metric(name)
-        StartSample.of(repeats, start_of: :deployment.to_proc, value_of: reader)
-      end
+    def sample(name) = (@samples ||= {})[name] ||= self.class.sample_of(repeats, name)
+
+    # The same for windows that are not (yet) a cell's Measurement: what
+    # progress shows of a cell while it is measured.
+    def self.sample_of(repeats, name)
+      reader, = metric(name)
+      StartSample.of(repeats, start_of: :deployment.to_proc, value_of: reader)
     end
 
     # The spread of throughput at each level (log scale, as CVs): between

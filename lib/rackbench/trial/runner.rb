@@ -24,7 +24,7 @@ module Rackbench
   #         (drain, warm-up, load, sample) -> Store#add_repeat
   #     after the first stage's last start: decide, once, how many starts each
   #     block needs (RepeatPolicy#starts_needed); a block that has them all
-  #     is done: Store#add_cell for each of its cells
+  #     is done: Store#finish_cell for each of its cells
   #
   # The Runner sets the run up and tears it down; the rest is done by small
   # objects it creates, each given what it needs: Starts (the loop above),
@@ -74,8 +74,7 @@ module Rackbench
 
       @run = open_run
       @listener.tell(:run_started, @run, plan)
-      recorder = Recorder.new(plan, store: store, run_id: @run["id"], engine_name: @engine.name,
-                                    interval_options: policy.interval_options, listener: @listener)
+      recorder = Recorder.new(plan, store: store, run_id: @run["id"], engine_name: @engine.name, listener: @listener)
       resumer = Resumer.new(@resume, recorder).tap { |r| r.restore(warmup_s: suite["warmup_s"].to_f) } if @resume
       status = "interrupted"
       begin

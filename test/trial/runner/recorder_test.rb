@@ -11,7 +11,11 @@ module Rackbench
     class RecorderTest < Minitest::Test
       FakeStore = Struct.new(:repeats, :cells) do
         def add_repeat(run_id, position, repeat) = repeats << [run_id, position, repeat.index]
-        def add_cell(run_id, row) = cells << [run_id, row]
+
+        def finish_cell(run_id, row)
+          cells << [run_id, row]
+          Measurement.new(row, [])
+        end
       end
 
       Heard = Struct.new(:events) do
@@ -24,7 +28,7 @@ module Rackbench
         @plan = Plan.new(suite)
         @store = FakeStore.new([], [])
         @heard = Heard.new([])
-        @recorder = Recorder.new(@plan, store: @store, run_id: 7, engine_name: "wrk", interval_options: {},
+        @recorder = Recorder.new(@plan, store: @store, run_id: 7, engine_name: "wrk",
                                         listener: Listener.new(@heard))
       end
 

@@ -22,8 +22,7 @@ module Rackbench
       def setup
         suite = Suite.load(write_suite("endpoints" => ["/hello", "/sleep/1"], "servers" => [{ "server" => "puma" }] * 2))
         @plan = Plan.new(suite)
-        @recorder = Recorder.new(@plan, store: nil, run_id: 1, engine_name: "wrk", interval_options: {},
-                                        listener: Listener.new(nil))
+        @recorder = Recorder.new(@plan, store: nil, run_id: 1, engine_name: "wrk", listener: Listener.new(nil))
       end
 
       def resumer(repeats, done = []) = Resumer.new(StoredRun.new(repeats, done), @recorder)

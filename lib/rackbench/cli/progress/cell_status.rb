@@ -30,7 +30,7 @@ module Rackbench
         # "cell 3/12 puma x0:16 /hello c=8: start 2/4+, 3 windows, ±4.1 % (target ±5.0 %)" (auto: 4 starts at least)
         def live_text
           "cell #{index}/#{@total} #{name}: start #{starts}/#{@policy.starts}#{"+" if @policy.auto?}, #{windows} " \
-            "window#{"s" unless windows == 1}, #{precision_text(Measurement.new({ "status" => "ok" }, @repeats))}"
+            "window#{"s" unless windows == 1}, #{precision_text(live_interval)}"
         end
 
         # "puma x0:16 /hello c=8: 1234.5 req/s [1201.0, 1262.3] ±2.5 % (target ±3.0 %), p99 3.21 ms, 0 errors,
@@ -41,9 +41,9 @@ module Rackbench
 
           ci = m.requests_per_s_ci
           band = ci ? format(" [%.1f, %.1f]", ci.low, ci.high) : ""
-          format("%s: %.1f req/s%s %s, p99 %.2f ms, %d errors, %s over %s", name, m.requests_per_s, band,
-                 precision_text(m, finished: true), m.latency_ms(99).to_f, m.errors, count(m.repeats.size, "window"),
-                 count(m.deployments, "start"))
+          precision = precision_text(m.repeats.size > 1 ? ci : nil, finished: true)
+          format("%s: %.1f req/s%s %s, p99 %.2f ms, %d errors, %s over %s", name, m.requests_per_s, band, precision,
+                 m.latency_ms(99).to_f, m.errors, count(m.repeats.size, "window"), count(m.deployments, "start"))
         end
 
         private
@@ -53,9 +53,15 @@ module Rackbench
 
         def count(number, noun) = "#{number} #{noun}#{"s" unless number == 1}"
 
-        def precision_text(measurement, finished: false)
+        # The throughput interval of the windows so far, as a Measurement of
+        # them would give it (without building one on every redraw).
+        def live_interval
+          Measurement.sample_of(@repeats, "requests_per_s").interval if @repeats.size > 1
+        end
+
+        # ci: the throughput interval (Stats::Interval), nil without one.
+        def precision_text(ci, finished: false)
           target = format("target ±%.1f %%", @policy.precision * 100)
-          ci = measurement.requests_per_s_ci if measurement.repeats.size > 1
           share = ci&.half_width_share
           return "#{finished ? "no interval" : "no interval yet"} (#{target})" unless share&.finite?
 

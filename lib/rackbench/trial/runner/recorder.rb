@@ -10,8 +10,9 @@ module Rackbench
 
     # The cells of a run and what becomes of them: each repeat kept as it is
     # measured (stored at once, told to the listener), and each cell, once
-    # finished or failed, its stored row (key columns, versions, commands,
-    # summary figures) and its Measurement for the listener. Created by the
+    # finished or failed, its stored row (key columns, versions, commands)
+    # and its Measurement, the one the store built from what it stored
+    # (Store#finish_cell), for the listener. Created by the
     # Runner once the run is stored; a resumed run's states are filled by
     # Resumer before anything is measured.
     #
@@ -22,12 +23,11 @@ module Rackbench
       # {position => CellState}
       attr_reader :states
 
-      def initialize(plan, store:, run_id:, engine_name:, interval_options:, listener:)
+      def initialize(plan, store:, run_id:, engine_name:, listener:)
         @states = plan.cells.to_h { |c| [c.index, CellState.new(cell: c, repeats: [], load_s: 0.0, done: false)] }
         @store = store
         @run_id = run_id
         @engine_name = engine_name
-        @interval_options = interval_options
         @listener = listener
       end
 
@@ -82,18 +82,7 @@ module Rackbench
           "server_command" => trial&.commands, "engine_command" => repeats.last&.result&.command,
           "started_at" => repeats.first&.started_at || Time.now.utc.iso8601(3)
         )
-        measurement = Measurement.new(row, repeats, **@interval_options)
-        @store.add_cell(@run_id, row.merge(summary(measurement)))
-        @listener.tell(:cell_finished, cell, measurement)
-      end
-
-      # The cell's figures as columns, for queries over the store.
-      def summary(measurement)
-        return {} unless measurement.ok?
-
-        { "requests_per_s" => measurement.requests_per_s, "latency_mean_us" => measurement.latency_mean_ms&.*(1000),
-          "latency_p99_us" => measurement.latency_ms(99)&.*(1000), "requests" => measurement.requests,
-          "errors" => measurement.errors }
+        @listener.tell(:cell_finished, cell, @store.finish_cell(@run_id, row))
       end
     end
   end
