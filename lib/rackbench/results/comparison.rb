@@ -340,7 +340,7 @@ module Rackbench
       return nil unless hists.all? { |h| h.is_a?(Array) && !h.empty? }
 
       merged = Stats.merge_histograms(hists)
-      return nil unless merged.sum(&:last) * (100 - percentile) / 100.0 >= Measurement::TAIL_REQUESTS
+      return nil unless Measurement.estimable_from?(merged.sum(&:last), percentile)
 
       value = Stats.histogram_percentile(merged, percentile)
       value&.positive? ? value : nil

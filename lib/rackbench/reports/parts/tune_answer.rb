@@ -49,7 +49,7 @@ module Rackbench
         return "-" unless config["p99_ms"]
 
         n = config["knee_requests"]
-        return "n=#{n}, too few" if n && n < 100 * Measurement::TAIL_REQUESTS
+        return "n=#{n}, too few" if n && !Measurement.estimable_from?(n, 99)
 
         format("%.1f", config["p99_ms"])
       end
