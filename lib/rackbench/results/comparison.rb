@@ -180,10 +180,12 @@ module Rackbench
 
     def throughput_metric? = metric.include?("requests_per_s")
 
+    # The latency percentile compared (50, 90, 99), nil for any other metric.
+    def percentile = PERCENTILES[metric]
+
     private
 
     def throughput? = throughput_metric?
-    def percentile = PERCENTILES[metric]
     def pct(share) = "#{(share * 100).round(1)} %"
 
     def errors_text

@@ -54,7 +54,7 @@ module Rackbench
       return nil if comparisons.empty?
 
       kind = open_loop ? "latency" : "closed-loop latency"
-      parts = comparisons.map { |c| "#{c.metric[/p\d+/]}: #{c}" }
+      parts = comparisons.map { |c| "p#{c.percentile}: #{c}" }
       base.merge("comparison" => comparisons.last, "comparisons" => comparisons, "metric" => "latency",
                  "text" => "#{where} #{kind}: #{parts.join("; ")}")
     end
