@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../results/measurement_builds"
 
 module Rackbench
   module Tune
@@ -39,9 +40,12 @@ module Rackbench
         tuned = Tuned.new([Tuner::Outcome.new(config: {}, label: "puma x2:4", knee: Knee.new(300.0, nil, [], repeat),
                                               pss_bytes: 100 << 20)])
         answer = Answer.new(tuned, slo: Slo.parse("p99<=100ms"), memory_bytes: 400 << 20)
-        assert_match "; 12 workers fit --memory 400 MB (40 MB shared + 30.0 MB per worker after 1,000 requests at the knee)",
-                     answer.sentence
-        assert_equal 12, answer.to_h["workers_fitting"]
+        builds = MeasurementBuilds.during do
+          assert_match "; 12 workers fit --memory 400 MB (40 MB shared + 30.0 MB per worker after 1,000 requests at the knee)",
+                       answer.sentence
+          assert_equal 12, answer.to_h["workers_fitting"]
+        end
+        assert_equal({ nil => 1 }, builds, "the knee probe's Measurement, built once")
         refute_match "fit", Answer.new(tuned, slo: Slo.parse("p99<=100ms"), memory_bytes: nil).sentence
       end
 

@@ -67,13 +67,14 @@ module Rackbench
 
       # The recommended config's memory at its knee split into shared and
       # per worker (Capacity, from the probe's worker snapshot), and how many
-      # such workers fit --memory; nil without a budget or workers.
+      # such workers fit --memory; nil without a budget or workers. The
+      # probe's Measurement is built once (the sentence and to_h both ask).
       def capacity
         repeat = best&.knee&.knee_repeat
         return nil unless @memory_bytes && repeat
 
-        capacity = Capacity.new(Measurement.new({ "label" => best.label, "status" => "ok" }, [repeat]),
-                                "memory" => @memory_bytes)
+        capacity = (@capacities ||= {}.compare_by_identity)[repeat] ||=
+          Capacity.new(Measurement.new({ "label" => best.label, "status" => "ok" }, [repeat]), "memory" => @memory_bytes)
         capacity.workers_fitting ? capacity : nil
       end
 
