@@ -30,6 +30,18 @@ module Rackbench
       assert_equal planned_then.cells.map(&:key), plan.cells.map(&:key)
     end
 
+    def test_a_scaled_run_resumes_with_its_scaled_settings_though_its_mappings_came_back_from_json_with_string_keys
+      suite = Suite.load(write_suite("concurrency" => [250], "duration_s" => 30,
+                                     "scale" => { "concurrency" => { 250 => 10 }, "duration_s" => 2 },
+                                     "smoke" => { "concurrency" => { 250 => 2 } }), overrides: { "scale" => true })
+      run = interrupted_run(suite, Plan.new(suite))
+      assert_equal({ "250" => 10 }, @store.run(run["id"]).dig("settings", "scale", "concurrency"), "what the store gives back")
+      resumed = Resume.new(@store, run["id"]).suite
+      assert_equal [10], resumed["concurrency"]
+      assert_equal 2, resumed["duration_s"]
+      assert_equal [10], Resume.new(@store, run["id"]).plan.cells.map(&:concurrency)
+    end
+
     def test_a_resumed_run_gets_its_secrets_back_from_the_suite_file_and_its_env_file
       File.write(File.join(tmpdir, "app.env"), "API_TOKEN=tok-0a9b8c7d6e\n")
       path = write_suite("env" => { "SECRET_KEY_BASE" => "skb-5e4d3c2b1a", "DATABASE_URL" => "postgres://app:pw-1f@h/app" },

@@ -14,6 +14,7 @@ module Rackbench
   #   Runner.new(resume.suite, store: store, resume: resume).run
   class Resume
     RESUMABLE = %w[failed interrupted running].freeze
+    APPLIED = %w[smoke scale].freeze # blocks the run's settings already carry out
 
     attr_reader :run
 
@@ -28,9 +29,12 @@ module Rackbench
     # The suite rebuilt from the run's settings (overrides and scaling already
     # applied, the drawn seed kept), so the order is the same. Values the
     # store kept secret come back from the suite file as it is now (checked
-    # against their markers), an env_file's from the file beside it.
+    # against their markers), an env_file's from the file beside it. Without
+    # its smoke: and scale: blocks: they were applied when the run was made,
+    # and their mappings came back from the store's JSON with string keys
+    # ({"250" => 10}), which a suite refuses (a seed run could not resume).
     def suite
-      data = run["settings"].slice(*Suite::KEYS.keys)
+      data = run["settings"].slice(*(Suite::KEYS.keys - APPLIED))
       data = restore_secrets(data) if Store::Redaction.marked?(JSON.generate(data))
       Suite.new(data.to_yaml, path: run["suite_path"] || "(run #{id})")
     end
