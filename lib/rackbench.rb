@@ -91,6 +91,7 @@ module Rackbench
   autoload :Sequential, "rackbench/results/sequential"
   autoload :Multiplicity, "rackbench/results/multiplicity"
   autoload :Verdicts, "rackbench/results/verdicts"
+  autoload :Slo, "rackbench/results/slo"
   autoload :Simulation, "rackbench/results/simulation"
   autoload :Calibration, "rackbench/results/calibration"
   autoload :PairedComponents, "rackbench/results/paired_components"

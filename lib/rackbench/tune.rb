@@ -7,7 +7,6 @@ module Rackbench
   # evidence (Answer). Latency is open-loop, from each request's scheduled
   # send time; memory is the PSS of the server tree at the knee.
   module Tune
-    autoload :Slo, "rackbench/tune/slo"
     autoload :Knee, "rackbench/tune/knee"
     autoload :KneeSample, "rackbench/tune/knee_sample"
     autoload :Space, "rackbench/tune/space"

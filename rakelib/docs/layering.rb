@@ -34,10 +34,7 @@ module Rackbench
       # References to a higher rung that are known and owed a fix (packwerk's
       # package_todo): "file constant" => why it is still there. The test
       # fails on any other, and on an entry no longer needed.
-      TODO = {
-        "suite/ranges.rb Tune::Slo" => "a suite's rates: auto checks its slo: with tune's Slo (a value that " \
-                                       "belongs below both; tune/ is another change's)"
-      }.freeze
+      TODO = {}.freeze
 
       MARKERS = ["<!-- layering: rake docs:layering writes this picture -->", "<!-- layering end -->"].freeze
 
@@ -105,7 +102,7 @@ module Rackbench
         end
       end
 
-      # "suite/ranges.rb:105 Tune::Slo" => "suite/ranges.rb Tune::Slo"
+      # "results/verdicts.rb:12 Reports::Grid" => "results/verdicts.rb Reports::Grid"
       def todo_key(place) = place.sub(/:\d+ /, " ")
 
       def stage(file) = self.class.stage_of(relative(file))

@@ -134,7 +134,7 @@ module Rackbench
       end
 
       # Slo#to_s ("p99 <= 200.0 ms, errors <= 0.1 %") reads back without its spaces.
-      def slo = @slo ||= Rackbench::Tune::Slo.parse(@answer["slo"].delete(" "))
+      def slo = @slo ||= Rackbench::Slo.parse(@answer["slo"].delete(" "))
       def percentile_name = slo.percentile_name
       def percentile = slo.percentile
       def bound_ms = slo.latency_us / 1000.0

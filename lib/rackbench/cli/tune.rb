@@ -92,7 +92,7 @@ module Rackbench
           @mix = l.map { |term| mix_member(term) }
         end
         opts.on("--slo SLO", "latency and error bounds, e.g. 'p99<=100ms' or 'p999<=1s,errors<=1%'") do |s|
-          @slo = Rackbench::Tune::Slo.parse(s)
+          @slo = Rackbench::Slo.parse(s)
         end
         opts.on("--app APP", "a bundled app (#{Apps.names.join(", ")}) or a config.ru (default rack)") do |a|
           @app = a

@@ -102,7 +102,7 @@ module Rackbench
           raise error(["rates"], "auto needs slo: the bound its search grows the rate to, e.g. slo: 'p99<=200ms'")
         end
 
-        Tune::Slo.parse(@data["slo"])
+        Slo.parse(@data["slo"])
       rescue ConfigError => e
         raise if e.file # the suite's own error, placed already
 
