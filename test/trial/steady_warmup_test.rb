@@ -66,6 +66,27 @@ module Rackbench
       store&.close
     end
 
+    # Requests slower than a chunk: every chunk would leave its clients'
+    # requests queued in the server; the warm-up stops after the first that
+    # does, and the window's drain waits for those few.
+    def test_a_warm_up_whose_chunk_left_requests_in_the_server_ends_there
+      app = File.join(tmpdir, "slow.ru")
+      File.write(app, "run ->(_env) { sleep 1.5; [200, { 'content-type' => 'text/plain' }, ['ok']] }\n")
+      store = Store.new(File.join(tmpdir, "results"))
+      suite = Suite.load(write_suite("app" => app, "endpoints" => ["/"], "engine" => "native", "concurrency" => [3],
+                                     "warmup" => "steady", "warmup_s" => 1, "warmup_s_max" => 30, "duration_s" => 2,
+                                     "drain_timeout_s" => 30, "servers" => [{ "server" => "puma", "threads" => 1 }]))
+      cell = store.measurements(Runner.new(suite, store: store).run).first
+      assert cell.ok?, cell.reason
+      warmup = cell.repeats.first.resources["warmup"]
+      assert_operator warmup["left_in_server"], :>, 0, warmup.inspect
+      refute warmup["steady"], warmup.inspect
+      assert_operator warmup["duration_s"], :<, 2 * SteadyWarmup::CHUNK_S, "one chunk, not 30 s of them: #{warmup.inspect}"
+      assert_nothing_left
+    ensure
+      store&.close
+    end
+
     def test_steady_is_the_default_for_apps_and_servers_that_jit_or_cache
       suite = ->(extra) { Suite.new(suite_yaml({ "warmup_s" => 1 }.merge(extra))) }
       puma = Servers.fetch("puma").new("server" => "puma")

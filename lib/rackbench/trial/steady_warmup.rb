@@ -3,7 +3,7 @@
 module Rackbench
   # Warm-up until steady: load in chunks until the per-second throughput of
   # the last POINTS seconds has no trend (Trend), or warmup_s_max has
-  # passed, so the first windows of a cold JVM, a cold YJIT or an empty
+  # passed, or a chunk left requests in the server (#left_behind), so the first windows of a cold JVM, a cold YJIT or an empty
   # cache are not measured as steady state. The Runner runs it before the
   # first window of each cell on each start, and records what it returns
   # with that window (resources["warmup"]).
@@ -76,15 +76,17 @@ module Rackbench
       started = now
       rates = []
       chunk = 0
-      until steady?(rates) || now - started >= @max_s
+      left = nil
+      until steady?(rates) || now - started >= @max_s || left
         chunk += 1
         result = @engine.run(chunk_load(load, [CHUNK_S, @max_s - (now - started)].min), supervisor: @supervisor, dir: dir,
                                                                                         cpus: @pinning.client_cpus,
                                                                                         log_name: "warmup-#{chunk}.out")
         rates.concat(per_second(result))
+        left = left_behind(result)
       end
       { "mode" => "steady", "engine" => @engine.name, "duration_s" => (now - started).round(2), "steady" => steady?(rates),
-        "requests_per_s" => rates.map { |r| r.round(1) } }
+        "requests_per_s" => rates.map { |r| r.round(1) }, "left_in_server" => left }.compact
     end
 
     private
@@ -97,6 +99,17 @@ module Rackbench
         chunk.warmup_s = 0
         chunk.requests = nil
       end
+    end
+
+    # Requests a chunk left in the server (in flight or timed out when it
+    # stopped), nil if none: requests slower than the engine's grace. Another
+    # chunk would only queue its own behind them (each 3 s chunk of 50
+    # clients left 50 two-second sleeps in a 2-worker Unicorn, which then took
+    # longer to drain than drain_timeout_s), so the warm-up ends there.
+    def left_behind(result)
+      all = WindowRequests.new(result.window_requests)
+      left = all.in_flight + all.timeout
+      left.positive? ? left : nil
     end
 
     # Requests per second of each full second of the result's series.
