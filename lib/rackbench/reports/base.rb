@@ -189,6 +189,10 @@ module Rackbench
                                              tune: run.dig("settings", "tune"))
       end
 
+      # A rate sweep's curves (latency against offered rate), built once: the
+      # document's sections and json's rate_sweeps read the same.
+      def rate_sweep = @rate_sweep ||= RateSweep.new(cells, auto: run.dig("settings", "auto_rates"))
+
       VERDICTS_HEADING = "Verdicts (95 % intervals over server starts; see README \"How rackbench decides\")"
 
       # Warnings grouped by kind: one line each, with how many cells it

@@ -26,8 +26,7 @@ module Rackbench
           end,
           "multiplicity" => verdict_set.multiplicity.to_h
         }
-        sweep = RateSweep.new(cells, auto: run.dig("settings", "auto_rates"))
-        data["rate_sweeps"] = sweep.plain_curves if sweep.any?
+        data["rate_sweeps"] = rate_sweep.plain_curves if rate_sweep.any?
         self.class.write(document, data)
       end
 

@@ -64,6 +64,17 @@ module Rackbench
         assert curve["rows"].last.key?("p90_ci"), "p90's CI, where the engine gave a histogram (this fixture has none)"
       end
 
+      # json's rate_sweeps and its document's sections: one sweep, each row computed once.
+      def test_json_computes_each_row_once_for_its_sections_and_its_rate_sweeps
+        report = Reports.fetch("json").new(RUN, cells)
+        computed = 0
+        report.rate_sweep.singleton_class.prepend(Module.new { define_method(:row) { |m| (computed += 1) && super(m) } })
+        data = JSON.parse(report.render)
+        assert_equal 4, computed, "the four cells of the sweep, once each"
+        assert_equal([3, 1], data["rate_sweeps"].map { |c| c["rows"].size })
+        assert_equal(2, data["report"]["sections"].count { |s| s["id"] == "rate_sweep" })
+      end
+
       def test_csv_gives_each_cell_its_offered_rate
         rows = CSV.parse(render("csv").split("\n\n").first, headers: true)
         assert_equal(%w[400 100 20 20] + [nil], rows.map { |r| r["offered_rate_per_s"] })

@@ -31,8 +31,10 @@ module Rackbench
 
       def any? = !@measurements.empty?
 
+      # Computed once: the sections and json's plain curves read the same.
       def curves
-        @measurements.group_by { |m| [m.config_label, m.endpoint, m.concurrency] }.map do |(config, endpoint, concurrency), list|
+        @curves ||= @measurements.group_by { |m| [m.config_label, m.endpoint, m.concurrency] }
+                                 .map do |(config, endpoint, concurrency), list|
           { "config" => config, "endpoint" => endpoint, "concurrency" => concurrency,
             "rows" => list.sort_by(&:offered_rate_per_s).map { |m| row(m) } }.merge(knee_of(config, list.first))
         end

@@ -29,7 +29,7 @@ module Rackbench
                                        *MixBreakdown.new(cells).sections, *ClientGroups.new(cells).sections,
                                        *WhySection.new(cells).sections,
                                        *CapacitySection.new(cells, run.dig("settings", "capacity")).sections,
-                                       *RateSweep.new(cells, auto: run.dig("settings", "auto_rates")).sections,
+                                       *@report.rate_sweep.sections,
                                        dependencies(cells), verdicts, failures, warnings].compact)
       end
 
