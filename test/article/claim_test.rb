@@ -171,6 +171,19 @@ module Rackbench
       assert_equal [:yes, 1], [among.outcome, among.facts["rivals"]], "puma was not in the article"
     end
 
+    def test_leads_not_settled_gives_the_interval_and_figures_of_one_rival
+      list = [cell("torquebox", { "server" => "torquebox" }, rps: 2300.0, spread: [3.0, 7.3, 0.05]),
+              cell("trinidad", { "server" => "trinidad" }, rps: 400.0, spread: [1.9, 1.3, 0.3]),
+              cell("unicorn", { "server" => "unicorn" }, rps: 3700.0, spread: [1.2, 1.2, 0.7])]
+      spec = { "says" => "TorqueBox leads", "kind" => "leads", "a" => { "server" => "torquebox" }, "endpoint" => "hello" }
+      a = Article::Claim.new(spec, list).answer
+      assert_equal :not_settled, a.outcome
+      assert_equal "unicorn", a.facts.dig("rival", "label"), "the closer of the two open comparisons"
+      unicorn = Comparison.new(list[0], list[2], metric: "good_requests_per_s", errors: :ignore)
+      assert_in_delta unicorn.ratio, a.interval.estimate, 1e-9, "the interval is the comparison with the rival it names"
+      assert_match "(against the closest of 2 not settled, torquebox ", text(a).detail
+    end
+
     def test_errs_holds_when_the_interval_of_the_failed_share_lies_above_it
       rejecting = cell("passenger", { "server" => "passenger" }, rps: 1400.0, requests: 1000, rejected: 860,
                                                                  spread: [0.9, 1.0, 1.1])

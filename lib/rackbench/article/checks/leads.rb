@@ -40,16 +40,27 @@ module Rackbench
 
         def failures(all) = all.reject(&:ok?).map { |f| { "label" => f.label, "reason" => f.reason } }
 
+        # The answer names the rival whose interval it gives (facts "rival",
+        # "against"): the closest for yes; for no the one on the other side;
+        # not settled, the closest of those not settled (it once gave one
+        # rival's interval beside another's figures: "6.39x ... torquebox
+        # 2349.765 vs unicorn 3727.517").
         def decide(comparisons, a, missing)
-          verdicts = comparisons.map(&:verdict)
-          closest = comparisons.min_by { |c| ahead == :a_better ? c.ratio : 1 / c.ratio }
-          facts = { a: figure(a), rival: figure(Figures.new(closest.b)), rivals: comparisons.size, missing: missing }
-          if verdicts.all?(ahead) then reply(:yes, :supported, interval: closest.ci, **facts)
+          facts = { a: figure(a), rivals: comparisons.size, missing: missing }
+          if comparisons.all? { |c| c.verdict == ahead }
+            shown(:yes, :supported, closest(comparisons), "closest", facts)
           elsif (against = comparisons.find { |c| c.verdict == behind })
-            reply(:no, :contradicted, interval: against.ci, **facts, rival: figure(Figures.new(against.b)))
+            shown(:no, :contradicted, against, "contradicts", facts)
           else
-            unsettled(comparisons.find { |c| c.verdict != ahead }, **facts)
+            open = closest(comparisons.reject { |c| c.verdict == ahead })
+            unsettled(open, **facts, rival: figure(Figures.new(open.b)), against: "closest_open")
           end
+        end
+
+        def closest(comparisons) = comparisons.min_by { |c| ahead == :a_better ? c.ratio : 1 / c.ratio }
+
+        def shown(outcome, reason, comparison, against, facts)
+          reply(outcome, reason, interval: comparison.ci, **facts, rival: figure(Figures.new(comparison.b)), against: against)
         end
       end
 

@@ -16,6 +16,9 @@ module Rackbench
 
       # Shorter than Measurement::METRICS' units where the claim's words say the rest.
       UNITS = { "good_requests_per_s" => "good req/s" }.freeze
+      # Which of a leads claim's rivals the figures are against (Checks::Leads).
+      AGAINST = { "closest" => "against the closest of %d, ", "contradicts" => "against the one of %d that contradicts it, ",
+                  "closest_open" => "against the closest of %d not settled, " }.freeze
 
       attr_reader :answer
 
@@ -87,7 +90,7 @@ module Rackbench
         other = @facts["b"] || @facts["rival"]
         return nil unless a && other
 
-        against = @facts["rival"] ? "against the closest of #{@facts["rivals"]}, " : ""
+        against = @facts["rival"] ? format(AGAINST.fetch(@facts["against"], AGAINST["closest"]), @facts["rivals"]) : ""
         missing = @facts["missing"].to_a.empty? ? "" : "; not measured: #{@facts["missing"].join(", ")}"
         "(#{against}#{show(a)} vs #{show(other)}#{missing})"
       end
