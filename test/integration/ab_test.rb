@@ -61,12 +61,22 @@ module Rackbench
       assert_equal 1, status.exitstatus, out
       assert_match(%r{^A fast: puma x0:16 +/ +8 .* -\d+\.\d % \[-\d+\.\d, -\d+\.\d\] +regressed$}, out)
       assert_match "Run 1 (B = slow) against baseline run 1 (A = fast)", out
+      assert_equal [false], duet_windows.uniq, "measured in turns (the default)"
       assert_nothing_left(pid)
     end
 
+    # Whether each stored window was loaded as a duet.
+    def duet_windows
+      store = Store.new(File.join(tmpdir, "results"))
+      store.measurements(store.run["id"]).flat_map(&:repeats).map { |r| r.noise.key?("duet") }
+    ensure
+      store&.close
+    end
+
     def test_two_identical_versions_are_not_said_to_regress
-      status, out, pid = rackbench("ab", app_folder("one", 200), app_folder("two", 200), *settings(3))
+      status, out, pid = rackbench("ab", app_folder("one", 200), app_folder("two", 200), *settings(3), "--duet")
       assert_equal 0, status.exitstatus, out
+      assert_equal [true], duet_windows.uniq, "--duet: A and B loaded at one instant, each round"
       refute_match "regressed", out
       assert_match(%r{^A one: puma x0:16 +/ +8 .* (equivalent|inconclusive|improved)$}, out,
                    "measured and compared; by chance alone, 1 run in 40 may say B is faster")

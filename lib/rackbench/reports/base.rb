@@ -149,9 +149,17 @@ module Rackbench
         order = "order #{settings["order"] || "sequential"}#{" (seed #{settings["seed"]})" if settings["seed"]}"
         window = settings["requests"] ? "windows of #{settings["requests"]} requests" : "#{settings["duration_s"]} s windows"
         parts = ["#{window} after #{settings["warmup_s"]} s warm-up",
-                 RepeatPolicy.new(settings).to_s, order, overrides_text(settings["overrides"] || {})]
+                 RepeatPolicy.new(settings).to_s, order, duet_text(settings), overrides_text(settings["overrides"] || {})]
         scaled = Rackbench::Article::Summary.new(run, []).scaled_text
         [parts.compact.join("; "), scaled].compact.join(". ")
+      end
+
+      # A duet's figures are each config's under a shared CPU: the ratios are what to read.
+      def duet_text(settings)
+        return nil unless settings["duet"]
+
+        "duet: the configs of a round loaded at one instant on the same CPUs with equal CPU shares, so each " \
+          "figure is a config's under a share of the CPU and the ratios between configs are what to read"
       end
 
       def overrides_text(overrides)

@@ -9,7 +9,7 @@ module Rackbench
     #
     #   SuiteSettings.load(parser, overrides)        # --duration --warmup --concurrency --smoke --pin
     #   SuiteSettings.statistics(parser, overrides)  # --repeats --deployments --windows --max-deployments
-    #                                                # --precision --margin (RepeatPolicy, Comparison)
+    #                                                # --precision --margin --duet --budget (RepeatPolicy, Comparison)
     module SuiteSettings
       module_function
 
@@ -40,6 +40,10 @@ module Rackbench
         end
         parser.on("--margin SHARE", Float, "configs within ±margin are 'equivalent'#{default("margin")}") do |m|
           overrides["margin"] = m
+        end
+        parser.on("--[no-]duet", "load the configs of a round at one instant on the same CPUs with equal CPU " \
+                                 "shares, so other processes hit both alike (default off; README: How rackbench decides)") do |d|
+          overrides["duet"] = d
         end
         parser.on("--budget TIME", "wall time to spend, e.g. 20m, 90s or 1h: starts go to the comparisons still " \
                                    "open until it is spent") { |t| overrides["budget_s"] = wall_seconds(t, "--budget") }
