@@ -15,7 +15,7 @@ module Rackbench
   class Window
     # A window in which nothing completed while other processes held at least
     # this share of the measured CPUs, or while the server or the engine
-    # waited for a CPU most of the load's length (EmptyWindow#starved?),
+    # waited for a CPU half the window's length (EmptyWindow#starved?),
     # measured the machine's other work, not the server (a server pinned to a
     # CPU that others saturate can go seconds without running): it is
     # measured once more, after the drain, and the repeat's noise record keeps
@@ -29,7 +29,7 @@ module Rackbench
     attr_reader :engine
 
     # starved_share: of the measured CPUs held by others; starved_wait_share:
-    # of the load's length the server or the engine waited for a CPU.
+    # of the window's length the server or the engine waited for a CPU.
     def initialize(engine:, supervisor:, pinning:, starved_share: STARVED_SHARE,
                    starved_wait_share: EmptyWindow::STARVED_WAIT_SHARE)
       @engine = engine
@@ -101,8 +101,7 @@ module Rackbench
 
       empty = empty(run)
       !empty.nothing_due? &&
-        (run.noise["other_cpu_share"].to_f >= @starved_share ||
-         empty.starved?(load_s: load_s(run), share: @starved_wait_share))
+        (run.noise["other_cpu_share"].to_f >= @starved_share || empty.starved?(share: @starved_wait_share))
     end
 
     def empty(run)
@@ -110,9 +109,6 @@ module Rackbench
       wait_s = first.cpu_wait_s && last.cpu_wait_s && [last.cpu_wait_s - first.cpu_wait_s, 0].max
       EmptyWindow.new(run.result, run.noise, server_cpu_s: last.cpu_s - first.cpu_s, server_wait_s: wait_s)
     end
-
-    # The seconds the server's samples spanned: the engine's whole run.
-    def load_s(run) = run.samples.last.t_s - run.samples.first.t_s
 
     def repeat(deployment, run, boot, probe_dir)
       samples = run.samples
