@@ -58,7 +58,11 @@ module Rackbench
       child = supervisor.spawn(["ruby", "-e", "loop { 2**64 }"], name: "spin", log_path: File.join(tmpdir, "s.log"))
       sampler = Sampler.new(root_pids: [child.pid])
       first = sampler.take
+      reading_s, reading_cpu_s = sampler.cpu_reading
       wait_until(message: "0.2 s of CPU") { sampler.take.cpu_s - first.cpu_s >= 0.2 }
+      later_s, later_cpu_s = sampler.cpu_reading
+      assert_operator later_cpu_s - reading_cpu_s, :>=, 0.2, "the stat lines alone read the same CPU"
+      assert_operator later_s, :>, reading_s
       summary = Sampler.summarize(sampler.stop)
       assert_operator summary["cpu_s"], :>=, 0.2
       assert_operator summary["cpu_percent"], :>, 0, "a share, not a speed: a busy machine may give the spinner little"

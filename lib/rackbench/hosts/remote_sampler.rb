@@ -45,6 +45,9 @@ module Rackbench
         @samples.last
       end
 
+      # One snapshot command either way: the CPU comes with the rest.
+      def cpu_reading = take.then { |sample| [sample.t_s, sample.cpu_s] }
+
       def stop
         samples = super
         raise @missed || ServiceError.new("no sample of the server on host #{@conn.host.name}") if samples.compact.empty?

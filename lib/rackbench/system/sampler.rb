@@ -129,6 +129,11 @@ module Rackbench
       sample
     end
 
+    # [seconds since the sampler was made, the tree's CPU seconds] now: its
+    # stat lines only, not the memory and waits a Sample reads (Drain asks
+    # twice per idle check, several checks per window).
+    def cpu_reading = [now - @started, tree_stats.sum(&:cpu_s)]
+
     # The roots and all their descendants (found through each process's ppid).
     def tree_pids = tree_stats.map(&:pid)
 

@@ -83,10 +83,10 @@ module Rackbench
     end
 
     def cpu_share(sampler)
-      first = sampler.take
+      first_s, first_cpu_s = sampler.cpu_reading
       sleep CPU_WINDOW_S
-      last = sampler.take
-      (last.cpu_s - first.cpu_s) / (last.t_s - first.t_s).clamp(0.001, nil)
+      last_s, last_cpu_s = sampler.cpu_reading
+      (last_cpu_s - first_cpu_s) / (last_s - first_s).clamp(0.001, nil)
     end
 
     def never_drained(busy, latency_s)
