@@ -56,7 +56,7 @@ module Rackbench
 
     def test_a_body_too_large_for_the_command_line_goes_in_a_file
       Dir.mktmpdir do |dir|
-        big = "b" * (Engines::Native::ARGV_BODY_MAX_BYTES + 1)
+        big = "b" * (native.class::ARGV_BODY_MAX_BYTES + 1)
         argv = native.command(load(traffic: Traffic.new("path" => "/upload", "method" => "POST", "body" => big)), dir)
         refute_includes argv, "--body"
         assert_equal big, File.binread(option(argv, "--body-file").first)
