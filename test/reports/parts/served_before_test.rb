@@ -8,7 +8,9 @@ module Rackbench
       Cell = Struct.new(:repeats)
       Repeat = Struct.new(:resources)
 
-      def cell(*records) = Cell.new(records.map { |r| Repeat.new(r ? { "served_before" => r } : {}) })
+      def cell(*records, warmup: nil)
+        Cell.new(records.map { |r| Repeat.new(r ? { "served_before" => r, "warmup" => warmup }.compact : {}) })
+      end
 
       def record(drain, warmup_s: 1.0, estimate: 2100)
         { "readiness" => 1, "checks" => 2, "drain_probes" => drain, "warmup_s" => warmup_s,
@@ -27,7 +29,12 @@ module Rackbench
                      "1 s warm-up, 1,234-1,500 requests", ServedBefore.line([cell(counted[1500]), cell(counted[1234])])
         mixed = ServedBefore.line([cell(counted[1234]), cell(record(2, estimate: 900))])
         assert_match(/1 s warm-up, about 900-1,234 requests\z/, mixed,
-                     "one start's warm-up estimated (an engine that warms up in a run apart): about")
+                     "one start stored before the count, estimated: about")
+      end
+
+      def test_a_warm_up_run_of_its_own_gives_its_count
+        run = { "mode" => "fixed", "engine" => "wrk", "duration_s" => 1.0, "requests" => 1777 }
+        assert_match(/; 1 s warm-up, 1,777 requests\z/, ServedBefore.line([cell(record(2, estimate: 2100), warmup: run)]))
       end
 
       def test_without_warm_up_only_rackbench_s_requests_are_said

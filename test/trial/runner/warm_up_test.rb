@@ -29,10 +29,13 @@ module Rackbench
         end
 
         def warmup_in_run? = @in_run
+        def name = "wrk"
 
         def run(load, dir:, log_name:, **)
           log << [:run, load.duration_s, load.requests, File.basename(dir), log_name]
           raise ServiceError, "connection refused" if @fails
+
+          Result.new(requests: 37)
         end
       end
 
@@ -58,8 +61,10 @@ module Rackbench
       end
 
       def test_an_engine_that_cannot_cut_its_warm_up_gets_a_run_of_its_own_for_the_warm_up_time_after_a_drain
-        assert_nil before(warm_up, first: true)
+        record = before(warm_up, first: true)
         assert_equal([[:drain], [:run, 2, nil, "c1", "warmup.out"]], @log.reject { |e| e.first == :reset })
+        assert_equal({ "mode" => "fixed", "engine" => "wrk", "duration_s" => 2.0, "requests" => 37 }, record,
+                     "what the warm-up run served, counted, goes with the window")
       end
 
       def test_later_windows_and_engines_that_warm_up_in_their_run_get_no_separate_warm_up

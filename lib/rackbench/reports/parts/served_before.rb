@@ -5,10 +5,10 @@ module Rackbench
     # What warmed each server before its first window, from the first window
     # of every start (Trial#served_before): rackbench's own requests, counted
     # (readiness, the checks of its answers, the drain's probes), and the
-    # warm-up's seconds with its responses as the engine counted them ("about"
-    # when one was estimated at the window's rate: engines that warm up in a
-    # run apart, and runs stored before the count). One line of a report's
-    # heading; nil for runs stored before it was recorded.
+    # warm-up's seconds with its responses as the engine counted them, in the
+    # window's own run or in a warm-up run of its own ("about" when one was
+    # estimated at the window's rate: runs stored before the count). One line
+    # of a report's heading; nil for runs stored before it was recorded.
     #
     #   ServedBefore.line(measurements)
     #   # => "Before a start's first window: readiness 1, checks 2, drain probes 2-4 (rackbench's requests); " \
@@ -17,7 +17,7 @@ module Rackbench
       module_function
 
       def line(measurements)
-        records = measurements.flat_map(&:repeats).filter_map { |r| r.resources["served_before"] }
+        records = measurements.flat_map(&:repeats).filter_map { |r| with_warm_up_run(r.resources) }
         return nil if records.empty?
 
         counted = { "readiness" => "readiness", "checks" => "checks", "drain_probes" => "drain probes" }
@@ -35,6 +35,16 @@ module Rackbench
         return span(counted) if counted.all?
 
         "about #{span(records.map { |r| r["warmup_requests"] || r["warmup_requests_estimate"].to_i })}"
+      end
+
+      # The first window's record, with the responses of a warm-up run of its
+      # own (an engine that cannot cut the warm-up from its run: resources["warmup"]).
+      def with_warm_up_run(resources)
+        record = resources["served_before"]
+        run = resources["warmup"]
+        return record unless record && run && run["mode"] == "fixed" && run["requests"]
+
+        record.except("warmup_requests_estimate").merge("warmup_requests" => run["requests"])
       end
 
       def span(values)

@@ -29,14 +29,14 @@ module Rackbench
 
       # Before each window: the app's data reset (reset_each: window); then,
       # before the first window of a cell on a start, the warm-up: until steady
-      # (returns what SteadyWarmup recorded), or for warmup_s.
+      # (returns what SteadyWarmup recorded), or for warmup_s (a run of its
+      # own returns what it served; one cut from the window's run, nil).
       def before_window(load, drain, server, reset_dir, first:, steady:)
         @app_commands.reset!(server, reset_dir, "window")
         cell_dir = File.dirname(reset_dir)
         return steady_warmup.run(load, dir: cell_dir) if steady
 
-        warm_up(load, drain, cell_dir) if first
-        nil
+        first ? warm_up(load, drain, cell_dir) : nil
       end
 
       # The cell is warm on this start; a steady warm-up's record goes with its first window.
@@ -54,6 +54,8 @@ module Rackbench
 
       # An engine that cannot cut the warm-up from its own run gets a separate
       # warm-up run, after a drain; the Window drains again before measuring.
+      # Its record: the responses that run completed (what warmed the server,
+      # counted: Reports::ServedBefore says them).
       def warm_up(load, drain, cell_dir)
         return if @engine.warmup_in_run? || load.warmup_s.zero?
 
@@ -61,7 +63,8 @@ module Rackbench
         warm.duration_s = load.warmup_s
         warm.requests = nil
         drain.wait
-        @engine.run(warm, supervisor: @supervisor, dir: cell_dir, cpus: @pinning.client_cpus, log_name: "warmup.out")
+        result = @engine.run(warm, supervisor: @supervisor, dir: cell_dir, cpus: @pinning.client_cpus, log_name: "warmup.out")
+        { "mode" => "fixed", "engine" => @engine.name, "duration_s" => load.warmup_s.to_f, "requests" => result.requests }
       rescue ServiceError
         nil # a warm-up failure shows again, measured, in the window itself
       end
