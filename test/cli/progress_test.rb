@@ -71,6 +71,22 @@ module Rackbench
                    "one line at 75 s (the 3rd window), none at 100 s: a minute had not passed since it"
     end
 
+    def test_a_resumed_run_counts_the_windows_it_had_measured_toward_its_cells_not_its_pace
+      out = StringIO.new
+      clock = 0.0
+      plan = plan()
+      progress = CLI::Progress.new(out, clock: -> { clock })
+      progress.run_started(run_row(plan), plan)
+      first, second, *rest = plan.cells
+      progress.cell_restored(first, (1..4).map { |i| repeat(i, RATES[0]) }, true)
+      progress.cell_restored(second, (1..2).map { |i| repeat(i, RATES[0]) }, false)
+      rest.each { |cell| progress.cell_restored(cell, [], false) }
+      clock = 61.0
+      progress.repeat_finished(second, repeat(3, RATES[0]))
+      # left: 1 window of the second cell, 4 of each of the last two: 9 at 61 s a window so far
+      assert_equal ["rackbench: 1 window in 1m01s: 1/4 cells done, about 9m09s left\n"], out.string.lines.drop(1)
+    end
+
     def test_a_terminal_gets_a_live_line_per_cell_rewritten_in_place
       out = StringIO.new
       plan = plan()

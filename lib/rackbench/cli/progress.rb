@@ -46,6 +46,16 @@ module Rackbench
             "#{@policy}, order #{@settings["order"]} (seed #{@settings["seed"]}); results in #{run["dir"]}"
       end
 
+      # --resume: what the run had measured before it stopped. Its windows
+      # count toward each cell's, not toward the pace (they took no time here).
+      def cell_restored(cell, repeats, done)
+        repeats.each { |r| status_of(cell).add(r) }
+        return unless done
+
+        (@restored_done ||= []) << cell.index
+        @done = @done.to_i + 1
+      end
+
       def repeat_finished(cell, repeat)
         @windows += 1
         status_of(cell).add(repeat)
@@ -149,7 +159,7 @@ module Rackbench
         expected = [@policy.minimum_windows, finished.empty? ? 0 : finished.sum(&:windows).fdiv(finished.size)].max
         left = @plan.cells.sum do |cell|
           status = @statuses[cell.index]
-          status&.finished? ? 0 : [expected - status&.windows.to_i, 1].max
+          status&.finished? || @restored_done.to_a.include?(cell.index) ? 0 : [expected - status&.windows.to_i, 1].max
         end
         left * (now - @started) / @windows
       end

@@ -38,9 +38,10 @@ module Rackbench
   # answers wrongly) become failed cells with their reason and log tail; the
   # suite goes on.
   #
-  # The listener gets, in this order: run_started(run, plan); per repeat
-  # repeat_finished(cell, repeat); per cell cell_finished(cell, measurement)
-  # (failed cells too); then run_finished(run).
+  # The listener gets, in this order: run_started(run, plan); on --resume,
+  # per cell cell_restored(cell, repeats, done) (what the run had measured);
+  # per repeat repeat_finished(cell, repeat); per cell cell_finished(cell,
+  # measurement) (failed cells too); then run_finished(run).
   class Runner
     SHORT_WARMUP_S = 0.25 # later windows on a warm deployment: reconnect only
 
@@ -75,7 +76,8 @@ module Rackbench
       @run = open_run
       @listener.tell(:run_started, @run, plan)
       recorder = Recorder.new(plan, store: store, run_id: @run["id"], engine_name: @engine.name, listener: @listener)
-      resumer = Resumer.new(@resume, recorder).tap { |r| r.restore(warmup_s: suite["warmup_s"].to_f) } if @resume
+      resumer = @resume && Resumer.new(@resume, recorder)
+      resumer&.restore(warmup_s: suite["warmup_s"].to_f, listener: @listener)
       status = "interrupted"
       begin
         measure(recorder, resumer)

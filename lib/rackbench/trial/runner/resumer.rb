@@ -8,7 +8,7 @@ module Rackbench
     # run's. Created by the Runner only for a resumed run.
     #
     #   resumer = Resumer.new(resume, recorder)
-    #   resumer.restore(warmup_s: 1.0)   # the recorder's states filled
+    #   resumer.restore(warmup_s: 1.0, listener: listener)   # the recorder's states filled
     #   resumer.deployment_numbers       # => {group key => the last deployment number}
     #   resumer.round(block)             # => the round its block goes on from
     class Resumer
@@ -17,7 +17,12 @@ module Rackbench
         @recorder = recorder
       end
 
-      def restore(warmup_s:) = @resume.restore(@recorder.states, warmup_s: warmup_s)
+      # The recorder's states filled; the listener told each cell's (so a
+      # progress line's time left counts only what is still to measure).
+      def restore(warmup_s:, listener: nil)
+        @resume.restore(@recorder.states, warmup_s: warmup_s)
+        @recorder.states.each_value { |state| listener&.tell(:cell_restored, state.cell, state.repeats, state.done) }
+      end
 
       # Each server config's last deployment number, by its Deployments.key.
       def deployment_numbers
