@@ -151,15 +151,19 @@ module Rackbench
     # #measurements reads it back; its figures become the row's summary
     # columns, for queries over the store. Returns the Measurement, which
     # #measurements hands out again: a cell's is built once per store.
+    # One transaction: a reader (a report, a test watching the store) never
+    # sees the cell's row without its summary figures.
     def finish_cell(run_id, record)
-      add_cell(run_id, record)
-      position = record.fetch("position")
-      row = cells(run_id, position: position).first
-      measurement = measurement_of(run_id, row, repeats(run_id, position: position)[position], interval_options(run(run_id)))
-      figures = summary(measurement)
-      @db[:cells].where(run_id: run_id, position: position).update(figures.transform_keys(&:to_sym)) unless figures.empty?
-      row.merge!(figures) # as #cells reads it from now on
-      measurement
+      @db.transaction do
+        add_cell(run_id, record)
+        position = record.fetch("position")
+        row = cells(run_id, position: position).first
+        measurement = measurement_of(run_id, row, repeats(run_id, position: position)[position], interval_options(run(run_id)))
+        figures = summary(measurement)
+        @db[:cells].where(run_id: run_id, position: position).update(figures.transform_keys(&:to_sym)) unless figures.empty?
+        row.merge!(figures) # as #cells reads it from now on
+        measurement
+      end
     end
 
     # {position => [Measurement::Repeat]} of a run (position: of one cell only).
