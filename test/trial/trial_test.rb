@@ -66,8 +66,10 @@ module Rackbench
 
     # Counted by rackbench as it sends them, the warm-up's responses by the
     # engine, and checked against what the probe inside the app saw: every
-    # request before the window is one of them (the window's last requests in
-    # flight may reach the app too).
+    # request before the window is one of them, give or take the requests in
+    # flight at either end of the window (at most one per connection at each:
+    # a whole-suite run at load 5-9 saw the app count one more than the
+    # connections of one end).
     def test_the_first_window_records_what_the_server_answered_before_it
       start(explain: true)
       @trial.verify!({ "name" => "hello", "path" => "/hello" })
@@ -81,7 +83,7 @@ module Rackbench
       refute before.key?("warmup_requests_estimate"), "counted, not estimated"
       counted = before.values_at("readiness", "checks", "drain_probes", "warmup_requests").sum
       probe = Probe::Window.read_settled(Probe::Wrapper.probe_dir(@trial.dir), from_us: 0, to_us: Probe::Window.now_us)
-      assert_includes counted..(counted + load.concurrency), probe["n"] - first.result.requests,
+      assert_includes counted..(counted + (2 * load.concurrency)), probe["n"] - first.result.requests,
                       "the app saw #{probe["n"]} requests, #{first.result.requests} of them in the window; counted #{before}"
       assert_nil @trial.measure(hello_load, dir: @trial.dir).resources["served_before"], "only the first window says it"
     end
