@@ -119,9 +119,15 @@ module Rackbench
 
     # A resumed run (Resume) is running again until it finishes; suite: the
     # Suite it runs, whose secrets stay out as at its start.
+    # A stopped run running again (--resume); the time it stood stopped is
+    # kept in its settings' "paused" ([{"from", "to"}]), so its wall time
+    # counts only the time it ran.
     def reopen_run(id, suite: nil)
       @redactions[Integer(id)] = redaction(Suite::Secrets.of(suite)) if suite
+      stopped = run(id)
       @db[:runs].where(id: id).update(status: "running", reason: nil, finished_at: nil)
+      paused = stopped.dig("settings", "paused").to_a
+      merge_settings(id, "paused" => paused + [{ "from" => stopped["finished_at"], "to" => now }]) if stopped["finished_at"]
       run(id)
     end
 

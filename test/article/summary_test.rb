@@ -40,6 +40,14 @@ module Rackbench
         assert_nil summary.conditions_text, "an unfinished run without a load reading says nothing"
       end
 
+      def test_a_resumed_runs_wall_time_leaves_out_the_time_it_stood_stopped
+        run = stored_run.merge("finished_at" => "2026-01-01T00:55:31Z")
+        run["settings"] =
+          run["settings"].merge("paused" => [{ "from" => "2026-01-01T00:02:31Z", "to" => "2026-01-01T00:46:31Z" }])
+        assert_equal "Wall time 11 min 31 s (stopped and resumed; the 44 min 0 s between not counted)",
+                     summary(run).conditions_text
+      end
+
       def test_the_servers_cpus_are_set_against_the_articles_machine
         run = stored_run(article: { "machine" => "4 cores" }).merge("pinning" => { "server_cpus" => [0] })
         assert_equal "The article's machine: 4 cores. Here the server had 1 CPU, pinned (the load generator on another).",

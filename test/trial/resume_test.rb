@@ -42,6 +42,19 @@ module Rackbench
       assert_equal [10], Resume.new(@store, run["id"]).plan.cells.map(&:concurrency)
     end
 
+    def test_a_reopened_run_keeps_the_time_it_stood_stopped
+      suite = Suite.load(write_suite("concurrency" => [2]))
+      run = interrupted_run(suite, Plan.new(suite))
+      stopped_at = @store.run(run["id"])["finished_at"]
+      reopened = @store.reopen_run(run["id"])
+      assert_equal "running", reopened["status"]
+      paused = reopened.dig("settings", "paused")
+      assert_equal 1, paused.size
+      pause = paused.first
+      assert_equal stopped_at, pause["from"]
+      assert_operator Time.iso8601(pause["to"]), :>=, Time.iso8601(pause["from"])
+    end
+
     def test_a_resumed_run_gets_its_secrets_back_from_the_suite_file_and_its_env_file
       File.write(File.join(tmpdir, "app.env"), "API_TOKEN=tok-0a9b8c7d6e\n")
       path = write_suite("env" => { "SECRET_KEY_BASE" => "skb-5e4d3c2b1a", "DATABASE_URL" => "postgres://app:pw-1f@h/app" },

@@ -87,14 +87,18 @@ module Rackbench
         parts.empty? ? nil : "load average (1 min) #{parts.join(", ")}"
       end
 
-      # "wall time 12 min 5 s" from the run's start to its end, or nil.
+      # "wall time 12 min 5 s" from the run's start to its end, or nil; a
+      # resumed run's without the time it stood stopped ("paused", Store#reopen_run).
       def wall_text
         started, finished = run.values_at("started_at", "finished_at").map { |t| t && Time.iso8601(t) }
         return nil unless started && finished
 
-        seconds = (finished - started).round
-        "wall time #{seconds / 60} min #{seconds % 60} s"
+        paused = settings["paused"].to_a.sum { |p| Time.iso8601(p["to"]) - Time.iso8601(p["from"]) }
+        text = "wall time #{minutes_text(finished - started - paused)}"
+        paused.positive? ? "#{text} (stopped and resumed; the #{minutes_text(paused)} between not counted)" : text
       end
+
+      def minutes_text(seconds) = "#{seconds.round / 60} min #{seconds.round % 60} s"
 
       # "Wall time 12 min 5 s; load average (1 min) 3.1 at the start, ...", or nil.
       def conditions_text
