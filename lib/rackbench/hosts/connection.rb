@@ -75,12 +75,16 @@ module Rackbench
       end
 
       # Copies local files and folders into remote_dir on the host (made if
-      # missing): by rsync when both ends have it (only what changed), else scp.
+      # missing): by rsync when both ends have it, else scp. rsync compares
+      # nothing (--ignore-times): its quick check by size and time kept a
+      # stale server config on the host (a port rewritten with as many digits,
+      # in the same second), so an instance listened where rackbench did not
+      # look; the files pushed are a run's configs, small.
       def push(local_paths, remote_dir, timeout_s: COMMAND_TIMEOUT_S * 4)
         return if local_paths.empty?
 
         capture("mkdir -p #{Shellwords.escape(remote_dir)}")
-        argv = if rsync? then [*rsync_argv, *local_paths, "#{host.ssh}:#{remote_dir}/"]
+        argv = if rsync? then [*rsync_argv, "--ignore-times", *local_paths, "#{host.ssh}:#{remote_dir}/"]
                else ["scp", "-q", "-r", "-p", *base_args(port_flag: "-P"), *local_paths, "#{host.ssh}:#{remote_dir}/"]
                end
         transfer(argv, "copying #{local_paths.map { |p| File.basename(p) }.join(", ")} to #{remote_dir}", timeout_s)
