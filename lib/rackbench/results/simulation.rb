@@ -21,7 +21,6 @@ module Rackbench
   #   Simulation.new(noise: ResampledNoise.new(rounds)).run(trials: 400)
   class Simulation
     TRUTH_PER_S = 1000.0
-    STARVED_FACTORS = NormalNoise::STARVED_FACTORS
 
     attr_reader :settings, :noise
 
