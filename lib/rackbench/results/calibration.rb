@@ -199,9 +199,9 @@ module Rackbench
     end
 
     # Smallest n whose interval at a sequential run's last look is within
-    # half: looking is paid for, and the last of 8 to 10 looks of a
-    # Pocock-type design takes about a fifth of alpha (Sequential: nominal
-    # 0.990 at 95 %), so t at 1 - alpha / 5.
+    # half: looking is paid for, and the last look of the default design
+    # (Pocock-type, looks after 3 to 20 starts) takes about a fifth of alpha
+    # (Sequential: nominal 0.990 at 95 %), so t at 1 - alpha / 5.
     def starts_for(variance, half, level)
       nominal = 1 - ((1 - level) / 5)
       (3..500).find { |n| StudentT.critical(nominal, n - 1) * Math.sqrt(variance / n) <= half } || 500
