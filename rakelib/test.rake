@@ -18,6 +18,13 @@ require "tmpdir"
 # leftovers by their own pid), so they cannot see each other's processes, and
 # a file that leaks or crashes fails alone. TEST=path runs one file.
 #
+# Files measured under BATCH_UNDER_S (unit tests: no server, or one quick
+# one) run BATCH_FILES to a ruby: a ruby's start under bundler with minitest
+# costs about 0.8 s of CPU, most of such a file's time (138 such files took
+# 110 s of CPU one process each, 11 s all in one; the same 729 tests passed).
+# A batch that fails prints its whole output and names the files its
+# failures point at (all of its files if none is named).
+#
 # Each worker slot gives its files its own load-generator CPU
 # (RACKBENCH_CLIENT_CPU, see Pinning): the first slot the last CPU, the next
 # the one before (and so on, round the CPUs), so the workers' servers run on
@@ -35,6 +42,8 @@ module TestQueue
                    "test/hosts/" => 45, "test/targets/servers/" => 60, "test/cli/" => 30, "test/targets/" => 30,
                    "test/reports/html" => 30, "test/ext/rackbench_load/" => 20, "" => 10 }.freeze
   LOADER = "ARGV.each { |f| require File.expand_path(f) }"
+  BATCH_UNDER_S = 3
+  BATCH_FILES = 20
 
   module_function
 
@@ -42,13 +51,19 @@ module TestQueue
     [COMMITTED, LAST_RUN].select { |f| File.exist?(f) }.map { |f| JSON.parse(File.read(f)) }.reduce({}, :merge)
   end
 
-  # Longest first; a file measured nowhere counts as its folder's UNMEASURED_S.
+  # The seconds a file last took; a file measured nowhere counts as its folder's UNMEASURED_S.
+  def seconds_of(file, measured) = measured.fetch(file) { UNMEASURED_S.find { |prefix, _| file.start_with?(prefix) }.last }
+
+  # The jobs (lists of files, each run by one ruby), longest first: a file
+  # alone, or files measured under BATCH_UNDER_S, BATCH_FILES to a job.
   def order(files, measured = seconds)
-    files.sort_by { |f| [-measured.fetch(f) { UNMEASURED_S.find { |prefix, _| f.start_with?(prefix) }.last }, f] }
+    small, alone = files.partition { |f| files.size > 1 && measured.fetch(f, BATCH_UNDER_S) < BATCH_UNDER_S }
+    jobs = alone.map { |f| [f] } + small.sort.each_slice(BATCH_FILES).to_a
+    jobs.sort_by { |job| [-job.sum { |f| seconds_of(f, measured) }, job.first] }
   end
 
-  # Runs files, at most `at_once` at a time; prints a line per file as it
-  # ends (the whole output of a file that failed); returns the files that failed.
+  # Runs the files' jobs, at most `at_once` at a time; prints a line per job
+  # as it ends (the whole output of one that failed); returns the files that failed.
   def run(files, at_once)
     queue = order(files)
     running = {}
@@ -58,21 +73,21 @@ module TestQueue
       until queue.empty? && running.empty?
         start(queue.shift, dir, running, free_slot(running)) while running.size < at_once && !queue.empty?
         pid, status = Process.wait2
-        file, log, started = running.delete(pid)
-        took[file] = monotonic_s - started
-        report(file, log, status, took[file])
-        failed << file unless status.success?
+        job, log, started = running.delete(pid)
+        took_s = monotonic_s - started
+        job.each { |file| took[file] = took_s / job.size } # a batch's files share its seconds
+        failed.concat(report(job, log, status, took_s))
       end
     end
     remember(took)
     failed
   end
 
-  def start(file, dir, running, slot)
-    log = File.join(dir, "#{file.tr("/", "_")}.log")
-    pid = Process.spawn(slot_env(slot), RbConfig.ruby, "-w", "-Ilib", "-Itest", "-e", LOADER, file,
+  def start(job, dir, running, slot)
+    log = File.join(dir, "#{job.first.tr("/", "_")}.log")
+    pid = Process.spawn(slot_env(slot), RbConfig.ruby, "-w", "-Ilib", "-Itest", "-e", LOADER, *job,
                         out: log, err: %i[child out])
-    running[pid] = [file, log, monotonic_s, slot]
+    running[pid] = [job, log, monotonic_s, slot]
   end
 
   def free_slot(running) = (0..).find { |slot| running.values.none? { |entry| entry[3] == slot } }
@@ -87,11 +102,23 @@ module TestQueue
     { Rackbench::Pinning::CLIENT_CPU_VAR => cpus[-1 - (slot % cpus.size)].to_s }
   end
 
-  def report(file, log, status, took_s)
+  # Prints the job's line (and its output if it failed); returns its files that failed.
+  def report(job, log, status, took_s)
     output = File.read(log)
     counts = output.lines.grep(/\d+ runs, \d+ assertions/).last&.strip || "no test summary (#{status.inspect})"
-    puts format("%6.1f s  %-60s %s", took_s, file, counts)
+    name = job.size == 1 ? job.first : "#{job.size} files: #{job.first} .. #{job.last}"
+    puts format("%6.1f s  %-60s %s", took_s, name, counts)
+    puts job.join(" ").gsub(/^/, "    ") if job.size > 1 && !status.success?
     puts output.gsub(/^/, "    ") unless status.success?
+    status.success? ? [] : failed_files(job, output)
+  end
+
+  # The files of a job that its failures and errors point at; all of them if none is named.
+  def failed_files(job, output)
+    return job if job.size == 1
+
+    named = job.select { |file| output.include?("#{file}:") || output.include?("#{File.expand_path(file)}:") }
+    named.empty? ? job : named
   end
 
   def remember(took)
