@@ -92,6 +92,29 @@ module Rackbench
       assert_match(/looked at after 3 and every start after/, policy.to_s)
     end
 
+    # Two configs planned from a suite whose one claim compares them; the
+    # look is at one of them (its block), the other is in a block of its own.
+    def claimed_plan
+      claim = { "says" => "Thin beats Unicorn", "a" => { "server" => "thin" }, "b" => { "server" => "unicorn" },
+                "endpoint" => "/hello", "concurrency" => 2 }
+      suite = Suite.load(write_suite({ "servers" => [{ "server" => "thin" }, { "server" => "unicorn", "workers" => 2 }],
+                                       "order" => "sequential", "article" => { "title" => "t", "claims" => [claim] } }))
+      [suite, Plan.new(suite)]
+    end
+
+    def test_a_look_that_follows_claims_keeps_a_cell_while_its_claim_on_another_blocks_cell_is_open
+      suite, plan = claimed_plan
+      thin, unicorn = plan.cells
+      policy = RepeatPolicy.new(SEQUENTIAL, questions: Article::ClaimLooks.for(suite))
+      close = { thin.index => [1.0, 1.05, 0.95], unicorn.index => [1.02, 0.97, 1.01] }
+      repeats_of = ->(cell) { config("x", 100.0, close[cell.index]).repeats }
+      assert_empty policy.settled_cells([thin], repeats_of, others: [unicorn]), "its claim is open"
+      apart = ->(cell) { config("x", 100.0 * (cell == thin ? 3 : 1), close[cell.index]).repeats }
+      assert_equal [thin], policy.settled_cells([thin], apart, others: [unicorn]), "settled: thin is three times as fast"
+      assert_empty RepeatPolicy.new(SEQUENTIAL).settled_cells([thin], apart), "the block's rule: alone, until within ±5 %"
+      assert_match(/until each of the article's claims is settled/, policy.to_s)
+    end
+
     def test_a_run_stored_without_a_stopping_rule_is_read_as_steins
       policy = RepeatPolicy.new({ "deployments" => 4 })
       refute policy.sequential?

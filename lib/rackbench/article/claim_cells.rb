@@ -44,11 +44,31 @@ module Rackbench
 
       def matches?(figure, match) = subset?(scaled_match(match), figure.cell["config"] || {})
 
+      # The cells the claim reads at its level: a, b, and a leader's (or
+      # trailer's) rivals, listed or all of a's app there (ClaimLooks keeps
+      # these measured until the claim is settled).
+      def involved
+        here = cells.select { |c| at_level?(c) }
+        named = here.select { |c| spec.values_at("a", "b").compact.any? { |match| config_matches?(c, match) } }
+        return named unless %w[leads trails].include?(kind) && (a = named.first)
+
+        (named + rivals_of(a, here)).uniq
+      end
+
       private
 
       def on_endpoint?(cell) = endpoint.nil? || [cell["endpoint"], cell["path"]].include?(endpoint)
 
       def at_level?(cell) = on_endpoint?(cell) && cell["concurrency"] == concurrency
+
+      # The cells at a's level with a's app that the claim's rivals: match (all of them without it).
+      def rivals_of(a, here)
+        same_app = here.select { |c| c["config"]&.dig("app") == a["config"]&.dig("app") }
+        listed = spec["rivals"]
+        listed ? same_app.select { |c| listed.any? { |match| config_matches?(c, match) } } : same_app
+      end
+
+      def config_matches?(cell, match) = subset?(scaled_match(match), cell["config"] || {})
 
       def subset?(match, config)
         match.all? do |k, v|

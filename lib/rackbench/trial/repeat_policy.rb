@@ -28,7 +28,12 @@ module Rackbench
 
     attr_reader :starts, :windows, :max_starts, :precision, :margin, :max_cell_s, :level, :stopping
 
-    def initialize(settings, level: Stats::LEVEL)
+    # questions: what a sequential look follows instead of each block's
+    # leader against its runner-up (a seed run's claims, Article::ClaimLooks:
+    # #open_cells of Measurements).
+    def initialize(settings, level: Stats::LEVEL, questions: nil)
+      @questions = questions
+      @follows = questions&.to_s || settings["stopping_follows"]
       setting = ->(key) { settings[key] || Suite::KEYS.fetch(key).default }
       @auto = settings.fetch("repeats", "auto") == "auto"
       @fixed = @auto ? nil : Integer(settings["repeats"])
@@ -98,13 +103,17 @@ module Rackbench
     end
 
     # Sequential: the cells (Plan cells; repeats_of gives each one's windows
-    # so far) that a look after this start finds no longer needed.
-    def settled_cells(cells, repeats_of)
-      looked = cells.to_h do |cell|
-        [Measurement.new({ "label" => cell.key.label, "status" => "ok" }, repeats_of.call(cell), **interval_options), cell]
-      end
-      cells - open_cells(looked.keys.select(&:ok?)).map { |m| looked[m] }
+    # so far) that a look after this start finds no longer needed. With
+    # questions, those no open question reads; others: the run's other cells
+    # that have not failed, which a question may compare with these.
+    def settled_cells(cells, repeats_of, others: [])
+      looked = (@questions ? cells | others : cells).to_h { |cell| [measured(cell, repeats_of), cell] }
+      open = @questions ? @questions.open_cells(looked.keys.select(&:ok?)) : open_cells(looked.keys.select(&:ok?))
+      cells - open.map { |m| looked[m] }
     end
+
+    # What a sequential look follows, in words (a run stores it: settings "stopping_follows").
+    def follows = @follows || "the fastest config against the next"
 
     # Stein (stopping: stein): how many starts a block needs in all, decided
     # after the first stage from its cells' StartSamples (of throughput).
@@ -122,7 +131,7 @@ module Rackbench
       return stein_text unless sequential?
 
       "server starts of #{@windows} window#{"s" unless @windows == 1}, the question looked at after #{@starts} and " \
-        "every start after, until the fastest config against the next is settled (faster, or equivalent within " \
+        "every start after, until #{follows} is settled (faster, or equivalent within " \
         "±#{pct(@margin)}; a lone config: its throughput within ±#{pct(@precision)}); at most #{@max_starts} starts " \
         "(#{format("%g", @max_cell_s)} s of load a cell)"
     end
@@ -138,6 +147,10 @@ module Rackbench
     end
 
     private
+
+    def measured(cell, repeats_of)
+      Measurement.new(cell.key.columns.merge("status" => "ok"), repeats_of.call(cell), **interval_options)
+    end
 
     def starts_by_time(per_start = @load_s_per_start)
       per_start.positive? ? (@max_cell_s / per_start).floor : Float::INFINITY

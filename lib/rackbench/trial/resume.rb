@@ -61,7 +61,12 @@ module Rackbench
         state.repeats.concat(repeats)
         state.load_s = repeats.sum { |r| r.result.duration_s.to_f + warmup_s }
       end
-      @store.cells(id).each { |c| states[c["position"]]&.done = true }
+      @store.cells(id).each do |c|
+        next unless (state = states[c["position"]])
+
+        state.done = true
+        state.failed = c["status"] == "failed"
+      end
     end
 
     private

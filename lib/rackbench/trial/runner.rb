@@ -10,6 +10,7 @@ require_relative "runner/deployments"
 require_relative "runner/warm_up"
 require_relative "runner/repeats"
 require_relative "runner/starts"
+require_relative "../article/claim_looks"
 
 module Rackbench
   # Runs a Plan: start the suite's services, then measure every cell in
@@ -65,7 +66,8 @@ module Rackbench
       @engine = Engines.fetch(suite["engine"]).new
       @pinning = Pinning.choose(enabled: suite["pin"])
       @schedule = Schedule.new(order: suite["order"], seed: suite["seed"] || Schedule.new_seed)
-      @policy = RepeatPolicy.new(settings)
+      @questions = Article::ClaimLooks.for(suite)
+      @policy = RepeatPolicy.new(settings, questions: @questions)
       @window = Window.new(engine: @engine, supervisor: supervisor, pinning: @pinning)
     end
 
@@ -146,6 +148,7 @@ module Rackbench
     # auto stops (stored, so reports of older runs keep their own rule).
     def settings
       decided = %w[stopping equivalence_spending].to_h { |key| [key, suite[key] || Suite::KEYS.fetch(key).default] }
+      decided["stopping_follows"] = @questions.to_s if @questions
       suite.data.merge("seed" => schedule.seed, **decided)
     end
 

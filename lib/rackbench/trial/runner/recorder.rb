@@ -6,7 +6,7 @@ module Rackbench
   class Runner
     # A cell's state in a run: its repeats so far, the load time they took
     # (as RepeatPolicy counts it) and whether it is done.
-    CellState = Struct.new(:cell, :repeats, :load_s, :done, keyword_init: true)
+    CellState = Struct.new(:cell, :repeats, :load_s, :done, :failed, keyword_init: true)
 
     # The cells of a run and what becomes of them: each repeat kept as it is
     # measured (stored at once, told to the listener), and each cell, once
@@ -56,7 +56,10 @@ module Rackbench
         record(cell, "ok", trial: trial) if close(cell)
       end
 
+      def failed?(cell) = @states[cell.index].failed
+
       def fail(cell, reason, log_tail: nil, trial: nil)
+        @states[cell.index].failed = true unless @states[cell.index].done
         record(cell, "failed", reason: reason, log_tail: log_tail, trial: trial) if close(cell)
       end
 

@@ -112,9 +112,12 @@ module Rackbench
       end
 
       # Sequential: the block's question looked at after this start; the cells
-      # it no longer needs (all, once settled) are finished.
+      # it no longer needs (all, once settled) are finished. A seed run's
+      # questions (its claims) may compare cells of other blocks: every cell
+      # that has not failed is looked at.
       def settle(block)
-        finish(@policy.settled_cells(active(block), ->(cell) { @recorder.repeats(cell) }))
+        others = @plan.cells.reject { |c| @recorder.failed?(c) }
+        finish(@policy.settled_cells(active(block), ->(cell) { @recorder.repeats(cell) }, others: others))
         finish(active(block).select { |c| @recorder.load_s(c) >= @policy.max_cell_s })
       end
 
