@@ -25,6 +25,24 @@ module Rackbench
       assert_empty Article::Preflight.new(suite, server_cpus: 8).answers
     end
 
+    QUEUE = [{ "says" => "x1:10 beats x2:5 at 50", "needs_queue" => true, "endpoint" => "/hello", "concurrency" => 50,
+               "a" => { "server" => "puma", "workers" => 1, "threads" => 10 },
+               "b" => { "server" => "puma", "workers" => 2, "threads" => 5 } }].freeze
+
+    def test_a_claim_on_a_queue_cannot_be_settled_where_the_clients_are_no_more_than_the_threads
+      servers = [{ "server" => "puma", "workers" => 1, "threads" => 10 }, { "server" => "puma", "workers" => 2, "threads" => 5 }]
+      yaml = suite_yaml({ "concurrency" => [50], "servers" => servers, "scale" => { "concurrency" => { 50 => 10 } },
+                          "article" => { "claims" => QUEUE } })
+      queued = Suite.new(yaml, overrides: { "scale" => true })
+      answer = Article::Preflight.new(queued, server_cpus: 8).answers.first
+      assert_equal [:cannot_show_here, :too_few_clients, 10, { "a" => 10, "b" => 10 }],
+                   [answer.outcome, answer.reason, *answer.facts.values_at("clients", "threads")]
+      assert_equal "x1:10 beats x2:5 at 50: cannot show here, the article's effect needs clients waiting for a thread: it " \
+                   "had 50 clients for 10 and 10 threads (a, b); here 10 clients for 10 and 10",
+                   Reports::ClaimText.new(answer).sentence
+      assert_empty Article::Preflight.new(Suite.new(yaml), server_cpus: 8).answers, "at full size 50 clients queue for 10"
+    end
+
     def test_a_server_that_is_not_installed_is_named_with_what_installs_it
       missing = "gem webrick is not installed (bin/setup webrick installs it)"
       Servers.fetch("webrick").stub(:unavailable_reason, missing) do

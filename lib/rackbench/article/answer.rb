@@ -13,7 +13,7 @@ module Rackbench
     #   answer.outcome     # :yes, :no, :equivalent, :not_settled or :cannot_show_here
     #   answer.interval    # Stats::Interval the outcome rests on (nil where none was formed)
     #   answer.reason      # :supported, :contradicted, :within_margin, :outside_band, :undecided,
-    #                      # :one_start, :errors, :zero_figure, :too_few_cpus, :not_installed, :not_measured,
+    #                      # :one_start, :errors, :zero_figure, :too_few_cpus, :too_few_clients, :not_installed, :not_measured,
     #                      # :no_series, :scaled_away, :failed_to_start, :started
     #   answer.facts       # {"a" => {"label", "value", "unit"}, "b" => ..., "needs_cpus" => 8, ...}
     #   answer.decided?    # yes, no or equivalent
@@ -21,7 +21,8 @@ module Rackbench
       OUTCOMES = %i[yes no equivalent not_settled cannot_show_here].freeze
       DECIDED = %i[yes no equivalent].freeze
       REASONS = %i[supported contradicted within_margin outside_band undecided one_start errors zero_figure
-                   too_few_cpus not_installed not_measured no_series scaled_away failed_to_start started].freeze
+                   too_few_cpus too_few_clients not_installed not_measured no_series scaled_away failed_to_start
+                   started].freeze
 
       attr_reader :says, :kind, :outcome, :interval, :reason, :facts
 

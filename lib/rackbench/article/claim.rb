@@ -22,6 +22,8 @@ module Rackbench
     #     endpoint: /sleep/2000
     #     concurrency: 50          # default: the highest level measured for the endpoint
     #     needs_cpus: 8            # the article's hardware threads decide it (003: x8 against x4)
+    #     needs_queue: true        # the article's effect is how a and b queue clients beyond their threads
+    #                              # (003: x4:10 against x8:5, 40 threads each, at 50 clients)
     #
     # Knob values and concurrency are written as in the article; when the run
     # was scaled (--scale, --smoke) they are mapped the same way its suite was.
@@ -29,7 +31,9 @@ module Rackbench
     # or over server starts), never by a point estimate. A claim that needs
     # more server CPUs than the run's server had answers "cannot show here"
     # whatever the interval (kept in the answer): on fewer CPUs the compared
-    # configurations end up alike by construction.
+    # configurations end up alike by construction. Likewise a needs_queue
+    # claim at a level (as scaled) no higher than a's or b's threads (workers
+    # x threads): every client is served at once, no queue forms.
     class Claim
       include ClaimCells
 
@@ -53,15 +57,37 @@ module Rackbench
       def answer
         found = Checks.fetch(kind).new(self).answer
         found = too_few_cpus(found) if too_few_cpus?
+        found = found.overruled(:cannot_show_here, :too_few_clients, **queue_facts) if too_few_clients?
         found.for(says, kind)
       end
 
       def too_few_cpus? = needs_cpus && server_cpus && server_cpus < needs_cpus
 
+      # needs_queue, and the claim's level (as the run scaled it) is no more
+      # than the threads of a or b: nobody waits for a thread here.
+      def too_few_clients?
+        threads = side_threads(scaled: true).values
+        spec["needs_queue"] && concurrency && !threads.empty? && concurrency <= threads.max
+      end
+
+      # What the article had and this run has: clients, and each side's threads.
+      def queue_facts
+        { clients: concurrency, threads: side_threads(scaled: true),
+          article_clients: spec["concurrency"], article_threads: side_threads(scaled: false) }
+      end
+
       private
 
       # The figures stay beside the answer, which the CPUs decide (cells
       # left out of a run scaled for this machine are not measured at all).
+      # {"a" => threads, "b" => threads}: workers (1 without) x threads (1 without: a process a request).
+      def side_threads(scaled:)
+        %w[a b].select { |side| spec[side] }.to_h do |side|
+          match = scaled ? scaled_match(spec[side]) : spec[side]
+          [side, [match.fetch("workers", 1), match.fetch("threads", 1)].map { |n| n.is_a?(Integer) ? n : 1 }.reduce(:*)]
+        end
+      end
+
       def too_few_cpus(found) = found.overruled(:cannot_show_here, :too_few_cpus, needs_cpus: needs_cpus, had_cpus: server_cpus)
     end
   end

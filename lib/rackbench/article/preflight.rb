@@ -7,7 +7,9 @@ module Rackbench
   module Article
     # The claims of a seed suite that this machine cannot settle, known before
     # any server starts: too few server CPUs for the article's hardware
-    # threads (needs_cpus), a server or proxy that is not installed (with
+    # threads (needs_cpus), a level with no more clients than the compared
+    # configs' threads where the article's effect is their queue
+    # (needs_queue), a server or proxy that is not installed (with
     # what installs it), the article's level scaled away, a warm-up claim on
     # an engine without a per-second series. `rackbench run` prints them first.
     #
@@ -36,6 +38,8 @@ module Rackbench
       def why(claim)
         if claim.too_few_cpus?
           cannot(:too_few_cpus, needs_cpus: claim.needs_cpus, had_cpus: @server_cpus)
+        elsif claim.too_few_clients?
+          cannot(:too_few_clients, **claim.queue_facts)
         elsif (missing = missing_servers(claim.spec)).any?
           cannot(:not_installed, missing: missing)
         elsif claim.kind == "fails" && claim.scaled_away.any?

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "rackbench/article/preflight"
 require "rackbench/article/summary"
 
 module Rackbench
@@ -33,6 +34,14 @@ module Rackbench
       eight = claims.select { |c| c["endpoint"] == "fibonacci" && [c["a"], c["b"]].map { |m| m["workers"] }.sort == [4, 8] }
       assert_equal 2, eight.size
       assert_equal([8, 8], eight.map { |c| c["needs_cpus"] })
+    end
+
+    def test_puma_x4_10_against_x8_5_on_sleep_at_scale_cannot_show_here_before_the_run
+      suite = Suite.load("puma-vs-unicorn-2016", overrides: { "scale" => true })
+      answer = Article::Preflight.new(suite).answers.find { |a| a.says.start_with?("Puma x4:10 beats Puma x8:5 on sleep") }
+      assert_equal %i[cannot_show_here too_few_clients], [answer.outcome, answer.reason]
+      assert_operator answer.facts["clients"], :<=, answer.facts["threads"].values.max, "10 clients, no queue for a thread"
+      assert_equal [50, 40, 40], [answer.facts["article_clients"], *answer.facts["article_threads"].values]
     end
 
     def subset?(match, entry)

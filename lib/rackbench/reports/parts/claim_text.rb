@@ -43,6 +43,7 @@ module Rackbench
       def detail
         case answer.reason
         when :too_few_cpus then cpus_text
+        when :too_few_clients then clients_text
         when :not_measured then not_measured_text
         when :not_installed then "not installed here: #{@facts["missing"].map { |name, why| "#{name}: #{why}" }.join("; ")}"
         when :no_series then no_series_text
@@ -140,6 +141,14 @@ module Rackbench
         when :cannot_show_here then "#{text} (not measured)"
         else "#{text} (measured: #{WORDS.fetch(@facts["measured"])}, #{measured_text})"
         end
+      end
+
+      # "the article's effect needs clients waiting for a thread: it had 50 clients for 40 and 40 threads (a, b);
+      # here 10 clients for 20 and 20".
+      def clients_text
+        "the article's effect needs clients waiting for a thread: it had #{@facts["article_clients"]} clients for " \
+          "#{@facts["article_threads"].values.join(" and ")} threads (#{@facts["article_threads"].keys.join(", ")}); " \
+          "here #{@facts["clients"]} clients for #{@facts["threads"].values.join(" and ")}"
       end
 
       def not_measured_text
