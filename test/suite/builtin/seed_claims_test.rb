@@ -44,6 +44,21 @@ module Rackbench
       assert_equal [50, 40, 40], [answer.facts["article_clients"], *answer.facts["article_threads"].values]
     end
 
+    def test_torquebox_2011_at_scale_plans_only_cells_a_claim_reads_and_every_claim_it_can_show_finds_its_cells
+      suite = Suite.load("torquebox-2011", overrides: { "scale" => true })
+      cells = Plan.new(suite).cells.map { |c| c.key.columns }
+      claims = suite["article"]["claims"].map { |spec| Article::Claim.new(spec, cells, scaled: suite["scaled"]) }
+      read = claims.flat_map(&:involved)
+      name = ->(cell) { "#{cell["label"]} on #{cell["endpoint"]}" }
+      assert_empty cells.map(&name) - read.map(&name), "cells no claim reads"
+      cannot = Article::Preflight.new(suite).answers.map(&:says)
+      assert_equal ["Passenger would not start with a pool of 500"], cannot
+      claims.reject { |c| cannot.include?(c.says) }.each do |claim|
+        refute_empty claim.involved, claim.says
+        assert_operator claim.involved.size, :>=, claim.kind == "warms_up" ? 1 : 2, claim.says
+      end
+    end
+
     def subset?(match, entry)
       match.all? { |k, v| v.is_a?(Hash) ? entry[k].is_a?(Hash) && subset?(v, entry[k]) : entry[k] == v }
     end
