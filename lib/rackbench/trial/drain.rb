@@ -47,7 +47,7 @@ module Rackbench
       deadline = now + @timeout_s
       loop do
         busy = cpu_share(@deployment.sampler) # a server on another host: read on its host
-        latency_s = probe_s(deadline - now)
+        latency_s = waiting_probe_s(deadline - now)
         return now - started if busy < IDLE_CPU_SHARE && latency_s <= prompt_s
         raise never_drained(busy, latency_s) if now > deadline
       end
@@ -82,6 +82,14 @@ module Rackbench
       now - started
     end
 
+    # The probe's latency while waiting; infinite when no answer came before
+    # the deadline (its request still queued behind the window's): not drained.
+    def waiting_probe_s(timeout_s)
+      probe_s(timeout_s)
+    rescue Readiness::NoAnswer
+      Float::INFINITY
+    end
+
     def cpu_share(sampler)
       first_s, first_cpu_s = sampler.cpu_reading
       sleep CPU_WINDOW_S
@@ -90,8 +98,9 @@ module Rackbench
     end
 
     def never_drained(busy, latency_s)
+      took = latency_s.infinite? ? "got no answer before the deadline" : "took #{(latency_s * 1000).round} ms"
       ServiceError.new("the server did not drain within #{@timeout_s} s: its CPU was #{(busy * 100).round} % busy " \
-                       "and #{path} took #{(latency_s * 1000).round} ms (idle: #{(baseline_s.to_f * 1000).round} ms)",
+                       "and #{path} #{took} (idle: #{(baseline_s.to_f * 1000).round} ms)",
                        log_tail: @deployment.children.first&.log_tail)
     end
 

@@ -10,6 +10,10 @@ module Rackbench
     DEFAULT_TIMEOUT_S = 30
     POLL_INTERVAL_S = 0.05
 
+    # No byte of an answer came before the deadline (the request may still be
+    # queued in the server): not a malformed answer.
+    class NoAnswer < IOError; end
+
     module_function
 
     # Returns [status_code, headers_hash, body] of one GET, or raises SystemCallError/IOError.
@@ -54,13 +58,19 @@ module Rackbench
     end
 
     # Reads until EOF, or (complete: true) until the headers and a Content-Length body are in.
+    # NoAnswer when not a byte came before the deadline.
     def read_all(sock, timeout_s, complete: false)
       buf = +""
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
       loop do
         left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
-        raise IOError, "no complete answer within #{timeout_s}s" if left <= 0
-        break unless sock.wait_readable(left)
+        raise IOError, "no complete answer within #{timeout_s}s" if left <= 0 && !buf.empty?
+
+        unless left.positive? && sock.wait_readable(left)
+          raise NoAnswer, "no answer within #{format("%g", timeout_s.round(3))} s" if buf.empty?
+
+          break
+        end
 
         chunk = sock.read_nonblock(65_536, exception: false)
         break if chunk.nil?
