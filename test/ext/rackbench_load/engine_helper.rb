@@ -19,7 +19,7 @@ module Rackbench
     end
 
     def wait_for_port(port, child)
-      wait_until(timeout_s: 15, message: "port #{port} listening") do
+      wait_until(timeout_s: 60, message: "port #{port} listening") do
         flunk "#{child.name} exited: #{child.log_tail}" unless child.alive?
         TCPSocket.new("127.0.0.1", port).close || true
       rescue SystemCallError
@@ -28,7 +28,7 @@ module Rackbench
     end
 
     def wait_for_socket(path, child)
-      wait_until(timeout_s: 15, message: "#{path} listening") do
+      wait_until(timeout_s: 60, message: "#{path} listening") do
         flunk "#{child.name} exited: #{child.log_tail}" unless child.alive?
         UNIXSocket.new(path).close || true
       rescue SystemCallError
@@ -113,6 +113,17 @@ module Rackbench
       child = supervisor.spawn(argv, name: "puma", log_path: File.join(tmpdir, "puma-#{port}.log"))
       unix ? wait_for_socket(unix, child) : wait_for_port(port, child)
       [child, unix ? "unix:#{unix}:" : "http://127.0.0.1:#{port}"]
+    end
+
+    # thin (one EventMachine loop: it buffers uploads and answers, so a slow
+    # client holds no thread) on app, a config.ru, over TCP.
+    def start_thin(app:)
+      port = free_port
+      argv = [RbConfig.ruby, Gem.bin_path("thin", "thin"), "start", "--address", "127.0.0.1", "--port", port.to_s,
+              "--rackup", app, "--environment", "production"]
+      child = supervisor.spawn(argv, name: "thin", log_path: File.join(tmpdir, "thin-#{port}.log"))
+      wait_for_port(port, child)
+      [child, "http://127.0.0.1:#{port}"]
     end
   end
 

@@ -3,10 +3,17 @@
 require_relative "engine_helper"
 
 module Rackbench
-  # Slow clients beside full-speed ones, against puma: the slow connections
+  # Slow clients beside full-speed ones, against thin: the slow connections
   # send their uploads and read their answers at the paces asked (the
   # engine's own counts: bytes over the seconds the transfers took), and the
   # fast ones are measured apart, through the native engine's adapter.
+  #
+  # Not puma: puma 8.0.2 now and then sends a kept-alive answer without its
+  # status line and first headers (Server#process_client's ensure resets the
+  # client's io_buffer after handing the client to the reactor, while another
+  # thread writes its next answer there; seen here as one "malformed" among
+  # thousands, and made frequent by yielding the GVL after str_headers). The
+  # engine counts that rightly; this test is about pacing.
   class NativeSlowClientsTest < Minitest::Test
     include EngineHelpers
 
@@ -15,7 +22,7 @@ module Rackbench
     PACE_TOLERANCE = 0.20
 
     def test_slow_clients_hold_the_pace_asked_while_fast_clients_are_measured_apart
-      _puma, base = start_puma(app: upload_app)
+      _thin, base = start_thin(app: upload_app)
       EngineHelpers.build!
       slow = Engines::SlowClients.new(connections: 3, send_bytes_per_s: SEND_BYTES_PER_S,
                                       read_bytes_per_s: READ_BYTES_PER_S)
