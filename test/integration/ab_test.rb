@@ -22,7 +22,11 @@ module Rackbench
   # clients: on 8 threads at 8 clients two CI runs saw one start of the 200 ms
   # app serve a fraction of its 40 req/s (p99 near 1 s), which no effect size
   # survives; spare threads keep a saturated pool out of this test (whether
-  # the pool was the cause is not settled).
+  # the pool was the cause is not settled). Two whole-suite runs at load 13
+  # saw it again with 16 threads; by hand, such a start was the load
+  # generator's: pinned to a CPU other runs held, it waited 1.30 s for the CPU
+  # and ran 0.03 s while counting 6 req/s. Such a window is now measured
+  # again (StarvedEngine, test/trial/window_test.rb).
   class AbTest < Minitest::Test
     include FixtureAppHelper
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "json"
 
 module Rackbench
   # A Window on a real puma whose answers take longer than the window: nothing
@@ -22,8 +23,9 @@ module Rackbench
       super
     end
 
-    def start(starved_share: Window::STARVED_SHARE, starved_wait_share: EmptyWindow::STARVED_WAIT_SHARE)
-      window = Window.new(engine: @engine, supervisor: @supervisor, pinning: Pinning.choose(enabled: false),
+    def start(starved_share: Window::STARVED_SHARE, starved_wait_share: EmptyWindow::STARVED_WAIT_SHARE,
+              pinning: Pinning.choose(enabled: false))
+      window = Window.new(engine: @engine, supervisor: @supervisor, pinning: pinning,
                           starved_share: starved_share, starved_wait_share: starved_wait_share)
       server = Servers.fetch("puma").new("server" => "puma", "threads" => 2)
       dir = File.join(tmpdir, "trial")
@@ -68,6 +70,63 @@ module Rackbench
       error = measure_slow_window(starved_share: 1.01, starved_wait_share: 0.0)
       assert_match(/; measured again after a window they held at \d+ %\)/, error.message)
       assert File.exist?(File.join(@trial.dir, "again-native.out")), "the second window ran"
+    end
+
+    # The engine's first run at nice 19 on a CPU a busy loop holds (about
+    # 1.5 % of the CPU for the engine): it waits for the CPU most of its run
+    # and hardly runs, as one start of ab_test's app did beside other runs
+    # pinned to its CPU (a fraction of its rate, p99 near 1.1 s). Requests
+    # completed, yet the window is measured once more (the loop gone), and
+    # the repeat keeps the first one's wait.
+    def test_a_window_whose_engine_was_kept_off_its_cpu_is_measured_again
+      cpus = Pinning.available_cpus
+      skip "needs two CPUs: one for the server, one for the engine and what holds it" if cpus.size < 2
+      hog = []
+      @engine = FirstRunNiced.new(after_it: -> { stop(hog) })
+      start(pinning: Pinning.new([cpus.first], [cpus.last]))
+      load = Engines::Load.new(target: @trial.target("/hello"), concurrency: 8, threads: 1, duration_s: 1, timeout_s: 5,
+                               traffic: Traffic.new({ "name" => "hello", "path" => "/hello" }))
+      hog << Process.spawn("taskset", "-c", cpus.last.to_s, "sh", "-c", "while :; do :; done")
+      repeat = @trial.measure(load, dir: @trial.dir)
+      first = JSON.parse(File.read(File.join(@trial.dir, "native.out")))
+      assert_operator first["requests"], :>, 0, "the first window counted requests: #{first.slice("requests", "client_cpu")}"
+      wait_s = repeat.noise["starved_engine_wait_s"]
+      refute_nil wait_s, "not measured again: the first window's engine #{first["client_cpu"]}"
+      assert_in_delta first.dig("client_cpu", "wait_s"), wait_s, 1e-6
+      assert_operator wait_s, :>=, 0.5, "the engine waited half its 1 s window or more"
+      assert File.exist?(File.join(@trial.dir, "again-native.out")), "the second window ran"
+      assert_operator repeat.result.requests, :>, first["requests"], "the second window's engine ran"
+    ensure
+      stop(hog || [])
+    end
+
+    def stop(pids)
+      pids.each do |pid|
+        Process.kill("KILL", pid)
+        Process.wait(pid)
+      rescue Errno::ESRCH, Errno::ECHILD
+        nil
+      end
+      pids.clear
+    end
+
+    # The native engine, its first run at nice 19; `after_it` is called once that run ends.
+    class FirstRunNiced < Engines.fetch("native")
+      def initialize(after_it:)
+        super()
+        @after_it = after_it
+      end
+
+      def command(load, dir)
+        @after_it ? ["nice", "-n", "19", *super] : super
+      end
+
+      def run(...)
+        super
+      ensure
+        @after_it&.call
+        @after_it = nil
+      end
     end
 
     def test_a_window_that_others_did_not_hold_fails_at_once

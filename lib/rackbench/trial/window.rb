@@ -2,6 +2,7 @@
 
 require "time"
 require_relative "empty_window"
+require_relative "starved_engine"
 
 module Rackbench
   # One measured load window on a running deployment: drain, then the engine
@@ -20,7 +21,10 @@ module Rackbench
     # CPU that others saturate can go seconds without running): it is
     # measured once more, after the drain, and the repeat's noise record keeps
     # what they held in the first ("starved_other_cpu_share"). Nothing
-    # completing again is the server's result.
+    # completing again is the server's result. So is a window in which
+    # requests completed while the engine was kept off its CPU
+    # (StarvedEngine): measured once more, its first wait kept
+    # ("starved_engine_wait_s").
     STARVED_SHARE = 0.9
 
     # One engine run with what was read beside it.
@@ -55,10 +59,11 @@ module Rackbench
                  start_line: start_line }
       boot = deployment.boot_samples # the deployment's first window: its memory from the server's start
       run = run_once(deployment, load, around, log_name)
-      if starved?(deployment, run)
-        starved_share = run.noise["other_cpu_share"]
+      if starved?(deployment, run, load)
+        first = run
         run = run_once(deployment, load, around, "again-#{log_name}")
-        run.noise["starved_other_cpu_share"] = starved_share
+        run.noise["starved_other_cpu_share"] = first.noise["other_cpu_share"]
+        run.noise["starved_engine_wait_s"] = starved_engine(first, load).wait_s if first.result.requests.to_i.positive?
       end
       check!(deployment, run)
       repeat(deployment, run, boot, probe_dir)
@@ -95,13 +100,21 @@ module Rackbench
 
     # Nothing completed though requests were due, the server is alive, and
     # other processes held the measured CPUs (or the server or the engine
-    # waited for one most of the time).
-    def starved?(deployment, run)
-      return false if run.result.requests.to_i.positive? || deployment.dead_child
+    # waited for one most of the time); or requests completed while the
+    # engine was kept off its CPU.
+    def starved?(deployment, run, load)
+      return false if deployment.dead_child
+      return starved_engine(run, load).starved? if run.result.requests.to_i.positive?
 
       empty = empty(run)
       !empty.nothing_due? &&
         (run.noise["other_cpu_share"].to_f >= @starved_share || empty.starved?(share: @starved_wait_share))
+    end
+
+    def starved_engine(run, load)
+      cpus = @pinning.client_cpus || Pinning.available_cpus
+      length_s = run.result.duration_s.to_f + (@engine.warmup_in_run? ? load.warmup_s.to_f : 0)
+      StarvedEngine.new(run.result, length_s: length_s, threads: load.threads, cpus: cpus.size, wait_share: @starved_wait_share)
     end
 
     def empty(run)
