@@ -356,5 +356,6 @@ module Rackbench
   end
 end
 require_relative "measurement/warnings"
+require_relative "measurement/duet_busy"
 require_relative "measurement/all_requests"
 require_relative "measurement/dependencies"

@@ -53,6 +53,8 @@ module Rackbench
         "rss_mean_bytes" => (samples.sum(&:rss_bytes) / samples.size),
         "cpu_s" => (last.cpu_s - first.cpu_s).round(3),
         "cpu_percent" => elapsed.positive? ? ((last.cpu_s - first.cpu_s) / elapsed * 100).round(1) : nil,
+        "cpu_wait_s" => wait_s(first, last),
+        "sampled_s" => elapsed.round(3),
         "processes_max" => samples.map(&:processes).max,
         "threads_max" => samples.map(&:threads).max,
         "worker_rss_max_bytes" => samples.map(&:worker_rss_bytes).compact.max,
@@ -60,6 +62,15 @@ module Rackbench
         "workers_max" => samples.map(&:workers).compact.max,
         "cpus_seen" => cpus_seen(samples)
       }.compact
+    end
+
+    # Seconds the tree's threads waited for a CPU between two samples (nil
+    # where either could not read it; threads gone meanwhile take their waits
+    # with them, so it is a floor).
+    def self.wait_s(first, last)
+      return nil unless first.cpu_wait_s && last.cpu_wait_s
+
+      [last.cpu_wait_s - first.cpu_wait_s, 0.0].max.round(3)
     end
 
     # The CPUs the tree ran on over the samples, or nil when none said.

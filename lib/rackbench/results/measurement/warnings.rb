@@ -19,7 +19,7 @@ module Rackbench
         return [] unless measurement.ok?
 
         [*engine(measurement), noise(measurement), neighbours(measurement), steal(measurement), spread(measurement),
-         drain(measurement), memory(measurement), drift(measurement)].compact
+         drain(measurement), memory(measurement), drift(measurement), DuetBusy.warning(measurement)].compact
       end
 
       # Throughput falling window after window (Trend#falling_steadily?): writes that
