@@ -76,7 +76,13 @@ module Rackbench
       assert_nil c.reachable_more_starts
       assert_match(/; the ratio's spread between starts here is \d+\.\d %, too wide to settle ±5\.0 % within 12 more starts: /,
                    c.to_s)
-      assert c.to_s.end_with?("see rackbench calibrate")
+      assert c.to_s.end_with?("see rackbench calibrate, or measure CPU-bound configs as a duet (--duet)")
+    end
+
+    def test_a_duet_out_of_reach_names_calibrate_only
+      duet = [measure("a", 100.0, [0.7, 1.3, 1.0, 0.8]), measure("b", 100.0, [1.25, 0.75, 1.0, 1.2])]
+      duet.each { |m| m.repeats.each { |r| r.noise = { "duet" => "cgroup v1 cpu.shares" } } }
+      assert Comparison.new(*duet).to_s.end_with?("more starts: see rackbench calibrate")
     end
 
     def test_more_starts_within_reach_are_named

@@ -206,7 +206,15 @@ module Rackbench
       variance = paired? ? Stats.stddev(paired_logs)**2 : [a, b].sum { |m| Stats.stddev(side_logs(m))**2 }
       spread = Math.sqrt(Math.exp(variance) - 1)
       "the ratio's spread between starts here is #{pct(spread)}, too wide to settle ±#{pct(margin)} within " \
-        "#{REACH * starts} more starts: see rackbench calibrate"
+        "#{REACH * starts} more starts: see rackbench calibrate#{duet_hint}"
+    end
+
+    # Throughput measured in turns: a duet (Duet) would put the configs under
+    # the same interference, where both keep the CPU busy (Measurement::DuetBusy).
+    def duet_hint
+      return "" if !throughput? || [a, b].any? { |m| m.repeats.any? { |r| r.noise&.key?("duet") } }
+
+      ", or measure CPU-bound configs as a duet (--duet)"
     end
 
     # "equivalent within ±5 % (1.01x [0.97, 1.04])"; a difference the
