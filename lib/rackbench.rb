@@ -104,6 +104,7 @@ module Rackbench
   autoload :Schedule, "rackbench/suite/schedule"
   autoload :RepeatPolicy, "rackbench/trial/repeat_policy"
   autoload :RunEstimate, "rackbench/trial/run_estimate"
+  autoload :BootHistory, "rackbench/trial/boot_history"
   autoload :StartLine, "rackbench/trial/start_line"
   autoload :Duet, "rackbench/trial/duet"
   autoload :Budget, "rackbench/trial/budget"

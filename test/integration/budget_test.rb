@@ -4,7 +4,8 @@ require "test_helper"
 
 module Rackbench
   # `rackbench run` says what the plan costs before any server starts, and
-  # --budget ends a run whose question stays open when its time is spent.
+  # --budget ends a run whose question stays open when its time is spent;
+  # the starts it measured are what the next run's estimate plans with.
   class RunBudgetTest < Minitest::Test
     # Identical configs with a margin no run can meet: the comparison never
     # settles, so only the cap (8 starts) or the budget ends it.
@@ -27,6 +28,9 @@ module Rackbench
       assert spent, "the budget ended the run: #{store.run["settings"].slice("budget_s")}"
       cells.each { |m| assert_equal (1..spent).to_a, m.repeats.map(&:deployment).uniq, m.label }
       assert_operator spent, :<, 8
+      boots = cells.flat_map { |m| m.repeats.map { |r| r.resources["boot_s"] } }
+      assert boots.all? { |boot_s| boot_s.to_f.positive? }, "a start's first window keeps its boot: #{boots}"
+      assert_in_delta Stats.median(boots), BootHistory.of(store).boot_s("puma"), 1e-9, "the next estimate's puma start"
       assert_nothing_left
     ensure
       store&.close

@@ -6,11 +6,12 @@ module Rackbench
   # What a run will cost, from its plan alone: every start deploys each
   # config of a level, then checks, warms up and measures each cell.
   class RunEstimateTest < Minitest::Test
-    def estimate(extra)
+    def estimate(extra, boots = BootHistory.new)
       suite = Suite.load(write_suite({ "repeats" => "auto", "duration_s" => 2, "warmup_s" => 1, "windows" => 1,
                                        "deployments" => 3, "max_deployments" => 6, "max_cell_s" => 100,
                                        "stopping" => "sequential" }.merge(extra)))
-      RunEstimate.new(Plan.new(suite), RepeatPolicy.new(suite.data), Schedule.new(order: "interleaved", seed: 1))
+      RunEstimate.new(Plan.new(suite), RepeatPolicy.new(suite.data), Schedule.new(order: "interleaved", seed: 1),
+                      boots: boots)
     end
 
     def test_a_start_costs_the_boots_of_its_configs_and_each_cells_checks_warm_up_and_windows
@@ -53,6 +54,17 @@ module Rackbench
       refute_match "steady", e.to_s
       assert_in_delta 3 * (Servers.fetch("puma").typical_boot_s + RunEstimate::CHECK_S + 1 + 2 + Runner::SHORT_WARMUP_S +
                            RunEstimate::WINDOW_OVERHEAD_S), e.first_look_s, 1e-9
+    end
+
+    def test_starts_measured_by_earlier_runs_replace_the_typical_start_and_are_said
+      servers = { "servers" => [{ "server" => "puma" }, { "server" => "thin" }] }
+      typical = estimate(servers)
+      measured = estimate(servers, BootHistory.new({ "puma" => 6.5 }))
+      extra = 6.5 - Servers.fetch("puma").typical_boot_s
+      assert_in_delta typical.first_look_s + (3 * extra), measured.first_look_s, 1e-9
+      assert_in_delta typical.cap_s + (6 * extra), measured.cap_s, 1e-9
+      assert measured.to_s.end_with?("(starts of puma as measured by the latest runs here: 6.5 s)")
+      refute_match "measured", typical.to_s
     end
 
     def test_a_jvm_server_costs_more_to_start

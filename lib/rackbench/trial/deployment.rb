@@ -75,6 +75,7 @@ module Rackbench
     end
 
     def start_once
+      started_s = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       started = Array.new(instances) { |i| start_instance(i) }
       @boot_sampler = Sampler.new(root_pids: children.map(&:pid)).start if local?
       started.each do |child, bind|
@@ -86,6 +87,7 @@ module Rackbench
       @backends = started.map(&:last)
       @bind = proxy ? start_proxy(@backends) : @backends.first
       collect
+      @boot_s = (Process.clock_gettime(Process::CLOCK_MONOTONIC) - started_s).round(3)
       self
     rescue ServiceError
       stop
@@ -110,6 +112,15 @@ module Rackbench
     # The samples of the server's tree from its start (local servers): taken
     # once, by the first measured window (Window), which stores them ahead of
     # its own; nil after that, or for a server on another host.
+    # Seconds from the start to every process answering (the proxy's too):
+    # taken once, by the first measured window (Window), which stores it
+    # (resources["boot_s"], read back by BootHistory); nil after that.
+    def take_boot_s
+      boot_s = @boot_s
+      @boot_s = nil
+      boot_s
+    end
+
     def boot_samples
       sampler = @boot_sampler
       @boot_sampler = nil

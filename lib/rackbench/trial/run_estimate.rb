@@ -3,8 +3,9 @@
 module Rackbench
   # What a run will cost, said before any server starts: its cells and
   # blocks, the starts the RepeatPolicy allows, and the wall time from the
-  # plan's windows, warm-ups and each server's typical start
-  # (Servers::Base.typical_boot_s), as the Runner would spend it: per start,
+  # plan's windows, warm-ups and each server's start (as the results
+  # folder's latest runs measured it, BootHistory, else the adapter's
+  # typical_boot_s), as the Runner would spend it: per start,
   # every config of a level deployed, then each cell's checks, warm-up and
   # windows. A sequential run lies between two figures: every block settled
   # at the first look, and every block taken to its cap (max_deployments, and
@@ -29,10 +30,11 @@ module Rackbench
 
     attr_reader :plan, :policy
 
-    def initialize(plan, policy, schedule)
+    def initialize(plan, policy, schedule, boots: BootHistory.new)
       @plan = plan
       @policy = policy
       @schedule = schedule
+      @boots = boots
     end
 
     def first_look_s = seconds(policy.starts)
@@ -64,7 +66,7 @@ module Rackbench
                "#{head}; #{policy.starts} to #{cap_starts} server starts each: about #{duration(low)} if every " \
                  "comparison settles at the first look, #{duration(high)} if every one runs to its cap"
              end
-      notes = [(requests_text if requests), (steady_text if steady_cells.positive?)].compact
+      notes = [(requests_text if requests), (steady_text if steady_cells.positive?), boots_text].compact
       notes.empty? ? text : "#{text} (#{notes.join("; ")})"
     end
 
@@ -77,7 +79,7 @@ module Rackbench
     def start_s(windows, steady_s)
       units.sum do |blocks|
         cells = blocks.flat_map(&:cells)
-        cells.map(&:server_config).uniq.sum { |c| Servers.fetch(c["server"]).typical_boot_s } +
+        cells.map(&:server_config).uniq.sum { |c| @boots.boot_s(c["server"]) } +
           cells.sum { |cell| cell_s(windows, steady?(cell) ? steady_s : warmup_s) }
       end
     end
@@ -96,6 +98,15 @@ module Rackbench
     def steady_text
       "#{steady_cells} cell#{"s" unless steady_cells == 1} warm#{"s" if steady_cells == 1} up until steady on each start: " \
         "#{duration(SteadyWarmup.min_s)} to #{duration(steady_max_s)}"
+    end
+
+    # Which servers' starts earlier runs in this results folder measured, or nil.
+    def boots_text
+      measured = plan.cells.map { |c| c.server_config["server"] }.uniq.select { |name| @boots.measured?(name) }
+      return nil if measured.empty?
+
+      "starts of #{measured.join(", ")} as measured by the latest runs here: " +
+        measured.map { |name| "#{format("%.1f", @boots.boot_s(name))} s" }.join(", ")
     end
 
     # A window's seconds: its duration_s, or its requests at the planned pace.

@@ -93,7 +93,7 @@ module Rackbench
     end
 
     # What the run will cost, said before anything starts (RunEstimate).
-    def estimate = RunEstimate.new(plan, policy, schedule)
+    def estimate = RunEstimate.new(plan, policy, schedule, boots: BootHistory.of(store))
 
     private
 

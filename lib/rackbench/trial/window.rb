@@ -58,6 +58,7 @@ module Rackbench
       around = { dir: dir, drain: drain, dependencies: dependencies, neighbours: neighbours, partners: partners,
                  start_line: start_line }
       boot = deployment.boot_samples # the deployment's first window: its memory from the server's start
+      boot_s = deployment.take_boot_s
       run = run_once(deployment, load, around, log_name)
       if starved?(deployment, run, load)
         first = run
@@ -66,7 +67,7 @@ module Rackbench
         run.noise["starved_engine_wait_s"] = starved_engine(first, load).wait_s if first.result.requests.to_i.positive?
       end
       check!(deployment, run)
-      repeat(deployment, run, boot, probe_dir)
+      repeat(deployment, run, boot, probe_dir).tap { |r| r.resources["boot_s"] = boot_s if boot_s }
     end
 
     private
