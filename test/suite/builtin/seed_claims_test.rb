@@ -53,6 +53,7 @@ module Rackbench
       assert_empty cells.map(&name) - read.map(&name), "cells no claim reads"
       cannot = Article::Preflight.new(suite).answers.map(&:says)
       assert_equal ["Passenger would not start with a pool of 500"], cannot
+      assert_predicate RepeatPolicy.new(suite.data), :sequential?, "starts until each claim is settled"
       claims.reject { |c| cannot.include?(c.says) }.each do |claim|
         refute_empty claim.involved, claim.says
         assert_operator claim.involved.size, :>=, claim.kind == "warms_up" ? 1 : 2, claim.says
