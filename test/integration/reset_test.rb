@@ -14,6 +14,10 @@ module Rackbench
   class ResetTest < Minitest::Test
     include FixtureAppHelper
 
+    # Two runs of twelve windows with PostgreSQL: 124 s in a whole-suite run
+    # at load 5-20, past the usual 240 s at load 20-40. A hang guard, not a target.
+    def time_limit_s = [TestDeadline::TEST_TIMEOUT_S, 600].max
+
     def run_mix(app, extra)
       results = File.join(tmpdir, "results-#{extra.empty? ? "plain" : "reset"}")
       suite = fixture_suite(app, {

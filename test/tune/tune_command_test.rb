@@ -16,16 +16,19 @@ module Rackbench
 
     # One config, one thread, of a mix (half /hello, half /sleep/10), given
     # its two searches by --grid: the answer, its interval, every probe
-    # stored, each sending both members.
+    # stored, each sending both members. The SLO, p50 <= 50 ms, is five times
+    # the sleep: with 20 ms no rate met it in a whole-suite run at load 20-40
+    # (18 probes: the machine's waits for a CPU, not the server's queue, set
+    # the median); what is checked here does not depend on where the knee lies.
     def test_a_grid_of_one_config_of_a_mix_searches_it_twice_and_stores_every_probe
-      status, out, err = run_cli("tune", "--mix", "/hello=1,/sleep/10=1", "--slo", "p50<=20ms", "--workers", "0",
+      status, out, err = run_cli("tune", "--mix", "/hello=1,/sleep/10=1", "--slo", "p50<=50ms", "--workers", "0",
                                  "--threads", "1", "--grid", "--searches", "2", "--results", tmpdir)
       assert_equal 0, status, "#{out}\n#{err}"
       assert_match %r{^rackbench tune: puma on rack mix /hello=1,/sleep/10=1}, out
       # The knee with where it lies: an interval from two searches, each on its own two deployments.
       # (or, when the met rate is below that interval, "sustains N req/s; knee [low, high]").
       knee = %r{(?:knee (\d+) req/s|sustains (\d+) req/s; knee) \[(\d+), (\d+)\] from 2 searches}
-      assert_match(/^puma x0:1: #{knee} at p50 <= 20\.0 ms, errors <= 0\.1 %, \d+ MB PSS; the only config with a knee$/, out)
+      assert_match(/^puma x0:1: #{knee} at p50 <= 50\.0 ms, errors <= 0\.1 %, \d+ MB PSS; the only config with a knee$/, out)
       assert_match(/#{knee} \(\d+ probes on 4 deployments\)/, out)
       inside, below, low, high = out.match(/^puma x0:1: #{knee}/).captures
       rate = (inside || below).to_i
