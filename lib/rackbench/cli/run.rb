@@ -49,7 +49,7 @@ module Rackbench
         auto = Tune::AutoRates.new(suite, store: store, supervisor: supervisor, out: @out) if Tune::AutoRates.wanted?(suite)
         suite = auto.resolve if auto
         runner = Runner.new(suite, store: store, supervisor: supervisor, listener: Progress.new(@out), resume: resume,
-                                   doctor: findings)
+                                   doctor: findings, questions: Article::ClaimLooks.for(suite))
         @out.puts "rackbench: planned #{runner.estimate}#{budget_text(suite)}"
         run_id = runner.run
         store.merge_settings(run_id, "auto_rates" => auto.to_h) if auto

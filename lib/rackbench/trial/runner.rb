@@ -52,8 +52,11 @@ module Rackbench
     def self.server_for(group) = Servers.fetch(group.server_config["server"]).new(group.server_config)
 
     # resume: a Resume, to continue its run instead of starting one; doctor:
-    # the findings of `rackbench doctor` (hashes), stored in the run's machine.
-    def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil, doctor: nil)
+    # the findings of `rackbench doctor` (hashes), stored in the run's machine;
+    # questions: what its sequential looks follow instead of each block's
+    # leader against its runner-up (a seed run's claims: Article::ClaimLooks,
+    # handed in by `rackbench run`).
+    def initialize(suite, store:, supervisor: Supervisor.new, listener: nil, resume: nil, doctor: nil, questions: nil)
       raise ConfigError, "rates: auto is found before the run (rackbench run does: Tune::AutoRates)" if suite["rates"] == "auto"
 
       @suite = suite
@@ -66,7 +69,7 @@ module Rackbench
       @engine = Engines.fetch(suite["engine"]).new
       @pinning = Pinning.choose(enabled: suite["pin"])
       @schedule = Schedule.new(order: suite["order"], seed: suite["seed"] || Schedule.new_seed)
-      @questions = Article::ClaimLooks.for(suite)
+      @questions = questions
       @policy = RepeatPolicy.new(settings, questions: @questions)
       @window = Window.new(engine: @engine, supervisor: supervisor, pinning: @pinning)
     end
