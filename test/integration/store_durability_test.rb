@@ -17,9 +17,14 @@ module Rackbench
                              "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "webrick" }])
     end
 
-    def kill_a_run_at_random(random)
+    # Killed once its run is stored and a process of it (a server) runs:
+    # before the run, rackbench runs short commands of its own (versions,
+    # checks), and a kill among them leaves no run to look at.
+    def kill_a_run_at_random(random, stored_runs)
       pid = Process.spawn(BIN, "run", "--results", tmpdir, suite, out: File::NULL, err: File::NULL)
-      wait_until(timeout_s: 30, message: "a server started") { leftovers(pid).any? }
+      wait_until(timeout_s: 60, message: "run #{stored_runs + 1} stored and a server started") do
+        Dir[File.join(tmpdir, "runs", "*")].size > stored_runs && leftovers(pid).any?
+      end
       at_s = random.rand(0.0..3.0)
       sleep at_s # the random moment is the experiment
       Process.kill("KILL", pid)
@@ -34,7 +39,7 @@ module Rackbench
       seed = Random.new_seed
       random = Random.new(seed)
       KILLS.times do |i|
-        at_s = kill_a_run_at_random(random)
+        at_s = kill_a_run_at_random(random, i)
         store = Store.new(tmpdir)
         db = store.instance_variable_get(:@db)
         assert_equal ["ok"], integrity(db), "kill #{i + 1} at #{at_s.round(2)} s (seed #{seed})"
