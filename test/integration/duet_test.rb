@@ -32,5 +32,36 @@ module Rackbench
     ensure
       store&.close
     end
+
+    # ratio: duet keeps the windows in turns for every figure and adds one
+    # ratio window a start, loaded at once, which only the comparison reads.
+    def test_ratio_windows_are_loaded_at_once_and_only_the_comparison_reads_them
+      store = Store.new(tmpdir)
+      suite = Suite.load(write_suite("engine" => "native", "endpoints" => ["/fibonacci/18"], "duration_s" => 1,
+                                     "repeats" => 4, "deployments" => 2, "ratio" => "duet",
+                                     "servers" => [{ "server" => "puma", "threads" => 1, "label" => "A" },
+                                                   { "server" => "puma", "threads" => 1, "label" => "B" }]))
+      run_id = Runner.new(suite, store: store).run
+      a, b = store.measurements(run_id)
+      assert_equal(%w[ok ok], [a.status, b.status], [a.reason, b.reason].compact.join("; "))
+      assert_equal [4, 4], [a.repeats.size, b.repeats.size], "the figures read the 4 windows in turns"
+      assert_equal [2, 2], [a.ratio_repeats.size, b.ratio_repeats.size], "one ratio window a start"
+      a.ratio_repeats.zip(b.ratio_repeats).each do |ra, rb|
+        assert_equal ra.round, rb.round
+        assert_equal ra.noise["start_at"], rb.noise["start_at"], "round #{ra.round}: both loads given one instant"
+        assert_includes a.repeats.map(&:deployment), ra.deployment, "a ratio window belongs to a start measured in turns"
+      end
+      turns = a.repeats.map(&:round) | b.repeats.map(&:round)
+      assert_empty turns & a.ratio_repeats.map(&:round), "ratio windows have rounds of their own"
+      comparison = Comparison.new(a, b)
+      busy = [a, b].all? { |m| Measurement::DuetBusy.busy?(m.ratio_repeats) }
+      assert_equal busy, comparison.ratio_windows?, "the ratio is the duet's exactly while both servers kept the CPU busy"
+      assert_equal busy ? "duet windows" : nil, comparison.to_h["ratio_from"]
+      stored = store.repeats(run_id).values.flatten.count(&:ratio?)
+      assert_equal 4, stored, "every ratio window stored, marked as one"
+      assert_nothing_left
+    ensure
+      store&.close
+    end
   end
 end

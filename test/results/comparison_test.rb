@@ -18,6 +18,51 @@ module Rackbench
       Measurement.new({ "label" => label, "status" => "ok" }, repeats)
     end
 
+    # Ratio windows (ratio: duet) after the windows in turns, one a start,
+    # each at rps * factor, in rounds of their own; busy: the share of the
+    # window the server was runnable (DuetBusy).
+    def with_ratio(measurement, rps, factors, busy:)
+      ratio = factors.each_with_index.map do |f, i|
+        result = Result.new(engine: "native", requests: 500, duration_s: 500 / (rps * f), requests_per_s: rps * f,
+                            errors: {}, histogram: [[20_000, 500]])
+        Measurement::Repeat.new(index: 100 + i, deployment: i + 1, round: 100 + i, result: result,
+                                resources: { "cpu_s" => busy, "cpu_wait_s" => 0.0, "sampled_s" => 1.0 },
+                                noise: { "window" => Measurement::RATIO_WINDOW, "duet" => "cgroup v2" })
+      end
+      Measurement.new(measurement.cell, measurement.repeats + ratio)
+    end
+
+    def test_ratio_windows_of_busy_servers_give_the_ratio_and_no_figure_reads_them
+      a = with_ratio(measure("a", 100.0, [0.7, 1.3, 0.9, 1.2, 0.8]), 50.0, [1.0, 1.01, 0.99, 1.0, 1.0], busy: 0.98)
+      b = with_ratio(measure("b", 100.0, [1.3, 0.8, 1.1, 0.8, 1.2]), 50.0, [1.0, 1.0, 1.01, 0.99, 1.0], busy: 0.97)
+      assert_equal 5, a.repeats.size, "the figures read the windows in turns only"
+      assert_in_delta 100.0, a.good_requests_per_s, 15.0, "a figure in turns, not the duet's half share"
+      c = Comparison.new(a, b)
+      assert c.ratio_windows?
+      assert_equal :equivalent, c.verdict, c.to_s
+      assert_match(/\Aa and b equivalent within ±5\.0 % \(1\.00x, 90 % \[0\.9\d\d, 1\.0\d\d\] in duet windows\)\z/, c.to_s)
+      assert_equal "duet windows", c.to_h["ratio_from"]
+      turns = Comparison.new(measure("a", 100.0, [0.7, 1.3, 0.9, 1.2, 0.8]), measure("b", 100.0, [1.3, 0.8, 1.1, 0.8, 1.2]))
+      assert_equal :inconclusive, turns.verdict, "the same windows in turns alone settle nothing"
+    end
+
+    def test_ratio_windows_of_a_server_that_idled_are_not_read
+      a = with_ratio(measure("a", 100.0, [0.7, 1.3, 0.9, 1.2, 0.8]), 50.0, [1.0, 1.01, 0.99, 1.0, 1.0], busy: 0.98)
+      b = with_ratio(measure("b", 100.0, [1.3, 0.8, 1.1, 0.8, 1.2]), 50.0, [1.0, 1.0, 1.01, 0.99, 1.0], busy: 0.40)
+      c = Comparison.new(a, b)
+      refute c.ratio_windows?, "an idle server leaves its share to its partner: not a ratio of costs"
+      assert_equal :inconclusive, c.verdict
+      refute_includes c.to_s, "duet"
+      assert_nil c.to_h["ratio_from"]
+    end
+
+    def test_ratio_windows_never_pair_across_runs_nor_give_latency_verdicts
+      a = with_ratio(measure("a", 100.0, [0.7, 1.3, 0.9, 1.2, 0.8]), 50.0, [1.0, 1.01, 0.99, 1.0, 1.0], busy: 0.98)
+      b = with_ratio(measure("b", 100.0, [1.3, 0.8, 1.1, 0.8, 1.2]), 50.0, [1.0, 1.0, 1.01, 0.99, 1.0], busy: 0.97)
+      refute Comparison.new(a, b, paired: false).ratio_windows?
+      refute Comparison.new(a, b, metric: "latency_p99_ms").ratio_windows?
+    end
+
     def test_a_clear_difference_names_the_faster_with_its_ratio_and_interval
       c = Comparison.new(measure("puma", 200.0, [0.98, 1.0, 1.02, 1.0]), measure("thin", 100.0, [1.0, 0.99, 1.01, 1.0]))
       assert c.paired?
@@ -76,7 +121,7 @@ module Rackbench
       assert_nil c.reachable_more_starts
       assert_match(/; the ratio's spread between starts here is \d+\.\d %, too wide to settle ±5\.0 % within 12 more starts: /,
                    c.to_s)
-      assert c.to_s.end_with?("see rackbench calibrate, or measure CPU-bound configs as a duet (--duet)")
+      assert c.to_s.end_with?("see rackbench calibrate, or measure CPU-bound configs' ratio as a duet (--ratio duet)")
     end
 
     def test_a_duet_out_of_reach_names_calibrate_only

@@ -29,7 +29,12 @@ module Rackbench
   #   not faster); its errors are the finding.
   #
   # Throughput and other per-window metrics: the ratio is exp(mean over
-  # starts of the difference of start-mean logs). Latency percentiles: the
+  # starts of the difference of start-mean logs). Throughput of configs
+  # that also have ratio windows (suite key ratio: duet; Repeat#ratio?)
+  # takes its ratio from those, paired by round, as long as both servers
+  # kept the CPU busy in them (Measurement::DuetBusy): loaded at once, other
+  # processes' interference hits both alike; otherwise from the windows in
+  # turns, like every figure beside it. Latency percentiles: the
   # ratio of the two figures (each from its merged histogram), with the
   # spread of the per-start log ratios (batch means) for its interval, so a
   # verdict and the figures beside it always agree. For a metric where lower
@@ -65,6 +70,7 @@ module Rackbench
     # Paired when both were measured in the same rounds (interleaved order).
     def paired?
       return @paired unless @paired.nil?
+      return true if ratio_windows?
 
       rounds = common_rounds
       rounds.size >= 2 && rounds.size == a.repeats.size && rounds.size == b.repeats.size
@@ -164,16 +170,29 @@ module Rackbench
       end
     end
 
+    # Whether the ratio comes from ratio windows: a throughput metric of two
+    # configs of one run that both have at least two in common rounds, in
+    # which both servers kept the CPU busy.
+    def ratio_windows?
+      return @ratio_windows if defined?(@ratio_windows)
+
+      @ratio_windows = throughput_metric? && @paired != false &&
+                       [a, b].all? { |m| m.respond_to?(:ratio_repeats) && Measurement::DuetBusy.busy?(m.ratio_repeats) } &&
+                       (a.ratio_repeats.map(&:round) & b.ratio_repeats.map(&:round)).compact.size >= 2
+    end
+
     def to_h
       { "a" => a.label, "b" => b.label, "metric" => metric, "ratio" => ratio, "ci" => ci&.to_a, "level" => ci&.level,
         "paired" => measured? && paired?, "starts" => measured? ? starts : nil, "margin" => margin,
         "equivalence_ci" => equivalence_ci&.to_a,
         "p_value" => p_value, "more_starts" => more_starts, "verdict" => verdict.to_s, "text" => to_s }
+        .merge(ratio_windows? ? { "ratio_from" => "duet windows" } : {})
     end
 
     def format_ratio(value) = format("%.2fx", value)
-    def interval_text = format("[%.2f, %.2f]", ci.low, ci.high)
-    def inverse_interval_text = format("[%.2f, %.2f]", 1 / ci.high, 1 / ci.low)
+    def interval_text = format("[%.2f, %.2f]%s", ci.low, ci.high, source_text)
+    def inverse_interval_text = format("[%.2f, %.2f]%s", 1 / ci.high, 1 / ci.low, source_text)
+    def source_text = ratio_windows? ? " in duet windows" : ""
 
     # Starts behind the interval: pairs of starts when paired, else the fewer of the two sides.
     def starts = paired? ? paired_logs.size : [side_logs(a).size, side_logs(b).size].min
@@ -213,8 +232,9 @@ module Rackbench
     # the same interference, where both keep the CPU busy (Measurement::DuetBusy).
     def duet_hint
       return "" if !throughput? || [a, b].any? { |m| m.repeats.any? { |r| r.noise&.key?("duet") } }
+      return "" if [a, b].any? { |m| m.respond_to?(:ratio_repeats) && !m.ratio_repeats.empty? } # tried: a server idled
 
-      ", or measure CPU-bound configs as a duet (--duet)"
+      ", or measure CPU-bound configs' ratio as a duet (--ratio duet)"
     end
 
     # "equivalent within ±5 % (1.01x [0.97, 1.04])"; a difference the
@@ -225,7 +245,7 @@ module Rackbench
              end
       eq = equivalence_ci
       "#{a.label} and #{b.label} equivalent within ±#{pct(margin)} (#{format_ratio(ratio)}, " \
-        "#{(eq.level * 100).round} % [#{format("%.3f", eq.low)}, #{format("%.3f", eq.high)}]#{side})"
+        "#{(eq.level * 100).round} % [#{format("%.3f", eq.low)}, #{format("%.3f", eq.high)}]#{source_text}#{side})"
     end
 
     # A difference whose interval reaches into the margin: how small it may be.
@@ -320,8 +340,8 @@ module Rackbench
     # rounds (configs started side by side pair up by start).
     def paired_logs
       @paired_logs ||= begin
-        by_round_b = b.repeats.to_h { |r| [r.round, r] }
-        pairs = a.repeats.filter_map { |r| (other = by_round_b[r.round]) && [r, other] }
+        by_round_b = pair_repeats(b).to_h { |r| [r.round, r] }
+        pairs = pair_repeats(a).filter_map { |r| (other = by_round_b[r.round]) && [r, other] }
         pairs.group_by { |r, _| r.deployment }.sort_by { |start, _| start.to_i }.filter_map do |_, list|
           start_log_difference(list.map(&:first), list.map(&:last))
         end
@@ -355,6 +375,8 @@ module Rackbench
       value = Stats.histogram_percentile(merged, percentile)
       value&.positive? ? value : nil
     end
+
+    def pair_repeats(measurement) = ratio_windows? ? measurement.ratio_repeats : measurement.repeats
 
     def common_rounds
       rounds_a = a.repeats.map(&:round)

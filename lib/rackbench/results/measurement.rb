@@ -45,7 +45,14 @@ module Rackbench
       def error_share = result.total.positive? ? result.error_count.fdiv(result.total) : 0.0
       def memory_bytes = resources["pss_max_bytes"] || resources["rss_max_bytes"]
       def cpu_percent = resources["cpu_percent"]
+
+      # A window measured only for a comparison's ratio (suite key ratio:
+      # duet): the configs loaded at once, each under a share of the CPU.
+      # None of the cell's own figures reads it (Measurement#ratio_repeats).
+      def ratio? = noise.is_a?(Hash) && noise["window"] == RATIO_WINDOW
     end
+
+    RATIO_WINDOW = "ratio" # Repeat#noise["window"] of a ratio window
 
     # A condition that makes figures less trustworthy, with what to do about it.
     # value: the figure the message is about (a share, seconds), so a report
@@ -79,7 +86,9 @@ module Rackbench
     # beyond it: p99 needs 1,000 requests, p50 20 (per start for its interval).
     TAIL_REQUESTS = 10
 
-    attr_reader :cell, :repeats, :precision, :first_stage, :interval_rule, :sequential
+    # repeats: the windows every figure of the cell reads; ratio_repeats: its
+    # ratio windows (Repeat#ratio?), which only a Comparison reads.
+    attr_reader :cell, :repeats, :ratio_repeats, :precision, :first_stage, :interval_rule, :sequential
 
     # cell: a row of the cells table (Hash); repeats: [Repeat] in measured order.
     # first_stage: the starts from which the run decided how many to make
@@ -91,7 +100,7 @@ module Rackbench
     # rules changes it.
     def initialize(cell, repeats, precision: DEFAULT_PRECISION, first_stage: nil, interval_rule: :wider, sequential: nil)
       @cell = cell
-      @repeats = repeats.sort_by(&:index)
+      @ratio_repeats, @repeats = repeats.sort_by(&:index).partition(&:ratio?)
       @precision = precision || DEFAULT_PRECISION
       @first_stage = first_stage
       @interval_rule = interval_rule

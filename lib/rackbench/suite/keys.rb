@@ -102,6 +102,11 @@ module Rackbench
                             doc: "load the configs of a round at the same time on the same CPUs with equal CPU " \
                                  "shares, so interference hits both alike (their ratio is cost per request under " \
                                  "a fair share; not for IO-bound cells)"),
+      key("ratio", :one_of, values: %w[turns duet], default: "turns",
+                            doc: "how a block's throughput ratio is measured: from the windows in turns, or (duet) " \
+                                 "from one more window a start with its configs loaded at once on the same CPUs " \
+                                 "with equal CPU shares, read while both servers keep the CPU busy; the figures " \
+                                 "still come from the windows in turns"),
       key("order", :one_of, values: Schedule::ORDERS, doc: "the order cells run in"),
       key("seed", :whole, doc: "the seed of order: random"),
       duration("drain_timeout_s", "seconds to wait for a server to go idle", { min: 0 }, default: 30),

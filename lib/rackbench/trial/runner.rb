@@ -134,7 +134,8 @@ module Rackbench
     def repeats(recorder, commands, dependencies)
       warm_up = WarmUp.new(suite, engine: @engine, supervisor: supervisor, pinning: pinning, app_commands: commands)
       Repeats.new(suite, engine_name: @engine.name, schedule: schedule, recorder: recorder, deployments: @deployments,
-                         warm_up: warm_up, dependencies: dependencies, duet: suite["duet"] && @fleet.nil?)
+                         warm_up: warm_up, dependencies: dependencies, duet: suite["duet"] && @fleet.nil?,
+                         ratio: suite["ratio"] == "duet" && @fleet.nil?)
     end
 
     # Whatever the run got to: deployments, services, hosts, the processes

@@ -45,6 +45,10 @@ module Rackbench
                                  "shares, so other processes hit both alike (default off; README: How rackbench decides)") do |d|
           overrides["duet"] = d
         end
+        parser.on("--ratio HOW", %w[turns duet], "a block's throughput ratio from the windows in turns, or from " \
+                                                 "a ratio window a start loaded as a duet#{default("ratio")}") do |r|
+          overrides["ratio"] = r
+        end
         parser.on("--budget TIME", "wall time to spend, e.g. 20m, 90s or 1h: starts go to the comparisons still " \
                                    "open until it is spent") { |t| overrides["budget_s"] = wall_seconds(t, "--budget") }
       end

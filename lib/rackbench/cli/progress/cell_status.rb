@@ -17,8 +17,9 @@ module Rackbench
           @updated_at = 0
         end
 
+        # A ratio window (Repeat#ratio?) is no window of the cell's own figures.
         def add(repeat)
-          @repeats << repeat
+          @repeats << repeat unless repeat.ratio?
           @updated_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         end
 

@@ -27,6 +27,14 @@ module Rackbench
                     "measure in turns (--no-duet), or load it harder (more connections)", busy)
       end
 
+      # Whether a server was busy enough in these duet windows (median of
+      # their busy shares); `unknown` when none says (no windows yet, or
+      # none sampled its wait).
+      def busy?(repeats, unknown: false)
+        shares = repeats.filter_map { |r| busy_share(r.resources) }
+        shares.empty? ? unknown : Stats.median(shares) >= BUSY_SHARE
+      end
+
       def busy_share(resources)
         cpu_s, wait_s, sampled_s = resources&.values_at("cpu_s", "cpu_wait_s", "sampled_s")
         return nil unless cpu_s && wait_s && sampled_s.to_f.positive?

@@ -31,7 +31,11 @@ module Rackbench
         @listener = listener
       end
 
+      # Every window kept, ratio windows (Repeat#ratio?) among them.
       def repeats(cell) = @states[cell.index].repeats
+
+      # The windows in turns: those the cell's own figures read.
+      def windows(cell) = repeats(cell).reject(&:ratio?)
 
       def load_s(cell) = @states[cell.index].load_s
 

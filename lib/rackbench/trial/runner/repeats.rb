@@ -8,18 +8,21 @@ module Rackbench
     # (Deployments), checked (its answers, then idle), warmed up on the
     # cell's first window of the start (WarmUp), loaded, and the window kept
     # as the cell's next repeat (Recorder); a fault fails the cell. With
-    # duet: true the round's windows are loaded at once (Duet). Created by the
-    # Runner for the run's starts (Starts).
+    # duet: true the round's windows are loaded at once (Duet); ratio: duet
+    # adds a round of ratio windows a start, loaded at once (#measure_ratio).
+    # Created by the Runner for the run's starts (Starts).
     #
-    #   repeats.measure(cells, round, epoch)   # cells in the round's order
-    #   repeats.close                          # a duet's CPU groups removed
+    #   repeats.measure(cells, round, epoch)         # cells in the round's order
+    #   repeats.measure_ratio(cells, round, epoch)   # one ratio window each, at once
+    #   repeats.close                                # a duet's CPU groups removed
     class Repeats
       # One window about to be measured: its cell, live deployment, load,
       # folder, number and what a steady warm-up recorded.
       Prepared = Struct.new(:cell, :live, :load, :dir, :number, :warmed, keyword_init: true)
 
-      # duet: whether rounds may be duets (the suite asks, and every server runs on this machine).
-      def initialize(suite, engine_name:, schedule:, recorder:, deployments:, warm_up:, dependencies:, duet:)
+      # duet: whether rounds may be duets, ratio: whether a start gets ratio
+      # windows (the suite asks, and every server runs on this machine).
+      def initialize(suite, engine_name:, schedule:, recorder:, deployments:, warm_up:, dependencies:, duet:, ratio: false)
         @suite = suite
         @engine_name = engine_name
         @schedule = schedule
@@ -28,7 +31,10 @@ module Rackbench
         @warm_up = warm_up
         @dependencies = dependencies
         @duet_wanted = duet
+        @ratio = ratio && !duet
       end
+
+      def ratio? = @ratio
 
       def measure(cells, round, epoch)
         return measure_duet(cells, round, epoch) if duet?(cells)
@@ -37,6 +43,22 @@ module Rackbench
       end
 
       def close = @duet&.close
+
+      # The cells' ratio windows (Repeat#ratio?): measured as a duet's round,
+      # kept apart from the windows every figure reads. A fault in one fails
+      # its cell, as in any window.
+      def measure_ratio(cells, round, epoch)
+        windows = cells.filter_map { |cell| prepare(cell, epoch) }.select { |w| drained?(w) }
+        return if windows.size < 2
+
+        @duet ||= Duet.new(dependencies: @dependencies, log_name: method(:log_name))
+        @duet.measure(windows).each do |window, repeat, error|
+          next window_failed(window.cell, error, window.live) if error
+
+          repeat.noise["window"] = Measurement::RATIO_WINDOW
+          measured(window, repeat, round)
+        end
+      end
 
       private
 

@@ -11,6 +11,7 @@ module Rackbench
     #       for each block (one endpoint; its cells are the configs to compare):
     #         its configs deployed side by side, in the order of the start's first round
     #         rounds until each cell has its windows up to this start (Repeats)
+    #         ratio: duet, one ratio window of the block's configs at once (Repeats#measure_ratio)
     #         after the first stage: the starts it needs decided (RepeatPolicy), or,
     #         sequential, the cells it no longer needs finished
     #         after its last start: its cells finished (Recorder)
@@ -71,6 +72,7 @@ module Rackbench
       def run_block(block, epoch)
         deploy_side_by_side(block, epoch)
         fill_rounds(block, (1..epoch).sum { |e| @policy.windows_in_start(e) }, epoch)
+        ratio_round(block, epoch)
         if @policy.sequential? then settle(block) if epoch >= @policy.starts
         elsif epoch == @policy.starts then decide_starts(block)
         end
@@ -91,9 +93,24 @@ module Rackbench
       # Rounds of the block's cells short of `due` repeats until none is;
       # each round adds a repeat to each of them, or fails it (done).
       def fill_rounds(block, due, epoch)
-        while (short = active(block).select { |c| @recorder.repeats(c).size < due }).any?
+        while (short = active(block).select { |c| @recorder.windows(c).size < due }).any?
           run_round(block, short, epoch)
         end
+      end
+
+      # ratio: duet: after the start's windows in turns, one window of the
+      # block's open configs loaded at once, in a round of its own; none once
+      # a config's ratio windows show its server idle (DuetBusy: their ratio
+      # is not one of costs, and Comparison reads the windows in turns).
+      def ratio_round(block, epoch)
+        cells = active(block)
+        return unless @repeats.ratio? && cells.size >= 2 && !@schedule.sequential?
+        return if cells.any? { |c| !Measurement::DuetBusy.busy?(@recorder.repeats(c).select(&:ratio?), unknown: true) }
+
+        key = block_key(block)
+        round = (@rounds[key] = rounds_done(block) + 1)
+        @repeats.measure_ratio(@schedule.round_order(cells, round, turn: Schedule.turn(epoch: epoch, round_in_epoch: 0)),
+                               round, epoch)
       end
 
       def run_round(block, cells, epoch)
@@ -124,7 +141,7 @@ module Rackbench
       # Stein's decision, once per block, from the first stage's starts.
       def decide_starts(block)
         samples = active(block).map do |c|
-          StartSample.of(@recorder.repeats(c), start_of: :deployment.to_proc, value_of: :good_requests_per_s.to_proc)
+          StartSample.of(@recorder.windows(c), start_of: :deployment.to_proc, value_of: :good_requests_per_s.to_proc)
         end
         @starts_needed[block_key(block)] = @policy.starts_needed(samples)
       end
