@@ -156,6 +156,11 @@ module Rackbench
 
       # A duet's figures are each config's under a shared CPU: the ratios are what to read.
       def duet_text(settings)
+        if settings["ratio"] == "duet" && !settings["duet"]
+          return "ratio: duet: each start adds a ratio window a block, its configs loaded at one instant on the " \
+                 "same CPUs with equal CPU shares; a throughput verdict reads those while both servers kept the " \
+                 "CPU busy, and every figure comes from the windows in turns"
+        end
         return nil unless settings["duet"]
 
         "duet: the configs of a round loaded at one instant on the same CPUs with equal CPU shares, so each " \

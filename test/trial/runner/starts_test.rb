@@ -10,16 +10,25 @@ module Rackbench
     # until the cells have the start's windows, retires every deployment;
     # a spent budget or a resumed run changes where it stops or goes on.
     class StartsTest < Minitest::Test
-      Repeat = Struct.new(:index, :deployment, :round, :good_requests_per_s, keyword_init: true)
+      # A window of rps requests a second; ratio: a ratio window whose server was busy this share of it.
+      def self.repeat(index:, deployment:, round:, rps:, busy: nil)
+        result = Result.new(engine: "native", requests: rps.round, duration_s: 1.0, requests_per_s: rps, errors: {})
+        Measurement::Repeat.new(index: index, deployment: deployment, round: round, result: result,
+                                resources: busy ? { "cpu_s" => busy, "cpu_wait_s" => 0.0, "sampled_s" => 1.0 } : {},
+                                noise: busy ? { "window" => Measurement::RATIO_WINDOW } : nil)
+      end
 
       # Records what Starts asks; measures every cell of a round at once.
       class Fakes
         attr_reader :log, :repeats, :done
 
-        def initialize
+        # ratio_busy: nil, no ratio windows (ratio: turns); else the busy
+        # share (DuetBusy) each ratio window records.
+        def initialize(ratio_busy: nil)
           @log = []
           @repeats = Hash.new { |h, k| h[k] = [] }
           @done = {}
+          @ratio_busy = ratio_busy
         end
 
         # Deployments
@@ -31,13 +40,27 @@ module Rackbench
         # Repeats
         def measure(cells, round, epoch)
           log << [:round, epoch, round, cells.map(&:index)]
-          cells.each { |c| repeats[c.index] << Repeat.new(deployment: epoch, round: round, good_requests_per_s: 100.0) }
+          cells.each do |c|
+            rps = @ratio_busy ? 100.0 * (1 + (round % 3 * 0.3 * c.index)) : 100.0 # with ratio windows: never settled
+            repeats[c.index] << StartsTest.repeat(index: repeats[c.index].size + 1, deployment: epoch, round: round, rps: rps)
+          end
+        end
+
+        def ratio? = !@ratio_busy.nil?
+
+        def measure_ratio(cells, round, epoch)
+          log << [:ratio, epoch, round, cells.map(&:index)]
+          cells.each do |c|
+            repeats[c.index] << StartsTest.repeat(index: repeats[c.index].size + 1, deployment: epoch, round: round,
+                                                  rps: 50.0 * (1 + (round % 3 * 0.3 * c.index)), busy: @ratio_busy)
+          end
         end
 
         # Recorder
         def repeats_of(cell) = repeats[cell.index]
         def load_s(_cell) = 0.0
         def done?(cell) = done.key?(cell.index)
+        def failed?(_cell) = false
         def finish(cell, trial:) = done[cell.index] ||= [:finished, repeats[cell.index].size, trial]
         def finish_all = repeats.each_key { |index| done[index] ||= [:finished_at_end, repeats[index].size, nil] }
       end
@@ -45,6 +68,7 @@ module Rackbench
       # The Recorder's interface over Fakes (repeats(cell) is the fakes' repeats_of).
       class Recorder < SimpleDelegator
         def repeats(cell) = __getobj__.repeats_of(cell)
+        def windows(cell) = repeats(cell).reject(&:ratio?)
       end
 
       Budget = Struct.new(:last_epoch) do
@@ -111,6 +135,27 @@ module Rackbench
         starts({ "order" => "random", "servers" => [{ "server" => "puma" }] * 4 }, resumer: Resumer.new(3))
         deployed = @fakes.log.take_while { |e| e.first != :round }.select { |e| e.first == :deploy }.map(&:last)
         assert_equal rounds.first.last, deployed
+      end
+
+      # ratio: duet, sequential: every start of the first stage has its
+      # windows in turns and one ratio round; after it, a block whose servers
+      # were busy in those gets ratio rounds only. The fakes' ratio windows
+      # never settle (their ratio swings), so it runs to its cap.
+      def test_after_the_first_stage_a_busy_block_gets_ratio_windows_only
+        @fakes = Fakes.new(ratio_busy: 0.99)
+        starts({ "repeats" => "auto", "deployments" => 3, "windows" => 1, "max_deployments" => 5, "ratio" => "duet" })
+        turns = rounds.map { |e| e[1] }
+        ratios = @fakes.log.select { |e| e.first == :ratio }.map { |e| e[1] }
+        assert_equal [1, 2, 3], turns.sort.first(3), "the first stage's windows in turns"
+        assert_equal [], turns.select { |epoch| epoch > 3 }, "none after it"
+        assert_equal [1, 2, 3, 4, 5], ratios, "a ratio round every start"
+      end
+
+      def test_a_block_whose_servers_idled_in_its_ratio_windows_goes_on_in_turns_and_measures_no_more_of_them
+        @fakes = Fakes.new(ratio_busy: 0.3)
+        starts({ "repeats" => "auto", "deployments" => 3, "windows" => 1, "max_deployments" => 5, "ratio" => "duet" })
+        assert_equal [1], @fakes.log.select { |e| e.first == :ratio }.map { |e| e[1] }, "one look at an idle server is enough"
+        assert_includes rounds.map { |e| e[1] }, 4, "the verdict reads the windows in turns, so they go on"
       end
 
       def test_sequential_order_measures_each_config_alone_with_no_side_by_side_start

@@ -11,7 +11,9 @@ module Rackbench
     #       for each block (one endpoint; its cells are the configs to compare):
     #         its configs deployed side by side, in the order of the start's first round
     #         rounds until each cell has its windows up to this start (Repeats)
-    #         ratio: duet, one ratio window of the block's configs at once (Repeats#measure_ratio)
+    #         ratio: duet, one ratio window of the block's configs at once (Repeats#measure_ratio);
+    #           after the first stage, a block whose servers kept the CPU busy in those gets ratio
+    #           windows only (its verdict reads them; its figures keep the first stage's windows)
     #         after the first stage: the starts it needs decided (RepeatPolicy), or,
     #         sequential, the cells it no longer needs finished
     #         after its last start: its cells finished (Recorder)
@@ -32,6 +34,7 @@ module Rackbench
         @starts_needed = {} # by block: known after the first stage
         @rounds = Hash.new(0) # by block: its rounds so far
         @epoch_first_round = {} # by [block, epoch]
+        @ratio_only = {} # by block: from the first look on, ratio windows only (#ratio_only?)
       end
 
       def run
@@ -71,7 +74,7 @@ module Rackbench
       # the block's number of starts is decided; the last finishes its cells.
       def run_block(block, epoch)
         deploy_side_by_side(block, epoch)
-        fill_rounds(block, (1..epoch).sum { |e| @policy.windows_in_start(e) }, epoch)
+        fill_rounds(block, (1..epoch).sum { |e| ratio_only?(block, e) ? 0 : @policy.windows_in_start(e) }, epoch)
         ratio_round(block, epoch)
         if @policy.sequential? then settle(block) if epoch >= @policy.starts
         elsif epoch == @policy.starts then decide_starts(block)
@@ -95,6 +98,20 @@ module Rackbench
       def fill_rounds(block, due, epoch)
         while (short = active(block).select { |c| @recorder.windows(c).size < due }).any?
           run_round(block, short, epoch)
+        end
+      end
+
+      # Whether start `epoch` of the block measures ratio windows only: a
+      # sequential run's start after the first stage, once the first stage's
+      # ratio windows showed every config's server busy (DuetBusy), decided
+      # once for the block at its first look.
+      def ratio_only?(block, epoch)
+        return false unless @repeats.ratio? && @policy.sequential? && epoch > @policy.starts
+
+        @ratio_only.fetch(block_key(block)) do |key|
+          cells = active(block)
+          @ratio_only[key] = cells.size >= 2 &&
+                             cells.all? { |c| Measurement::DuetBusy.busy?(@recorder.repeats(c).select(&:ratio?)) }
         end
       end
 
@@ -136,6 +153,7 @@ module Rackbench
         others = @plan.cells.reject { |c| @recorder.failed?(c) }
         finish(@policy.settled_cells(active(block), ->(cell) { @recorder.repeats(cell) }, others: others))
         finish(active(block).select { |c| @recorder.load_s(c) >= @policy.max_cell_s })
+        finish(active(block)) if active(block).size < 2 && @ratio_only[block_key(block)] # nothing left to pair
       end
 
       # Stein's decision, once per block, from the first stage's starts.
