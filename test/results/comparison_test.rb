@@ -137,6 +137,14 @@ module Rackbench
       assert_match(/; about \d+ more starts? would settle ±5\.0 %\z/, c.to_s)
     end
 
+    # Three starts of a 3 % spread: t with 2 degrees of freedom (4.30) makes
+    # the interval wide, but one more start (t 3.18 over 4) fits ±5 %.
+    def test_more_starts_count_the_critical_value_falling_with_the_starts
+      c = Comparison.new(measure("a", 100.0, [1.0, 1.03, 0.97]), measure("b", 100.0, [1.0, 1.0, 1.0]))
+      assert_equal :inconclusive, c.verdict
+      assert_equal 1, c.more_starts, "the spread is narrow; only its 2 degrees of freedom kept the interval wide"
+    end
+
     def test_more_starts_shrink_the_interval_and_settle_a_verdict
       few = Comparison.new(measure("a", 104.0, [0.97, 1.03, 1.0]), measure("b", 100.0, [1.02, 0.98, 1.0]))
       many = Comparison.new(measure("a", 104.0, [0.97, 1.03, 1.0] * 4), measure("b", 100.0, [1.02, 0.98, 1.0] * 4))

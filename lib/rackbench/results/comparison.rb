@@ -148,7 +148,21 @@ module Rackbench
       return nil unless target.positive?
 
       now = starts
-      ((now * ((half_width / target)**2)).ceil - now).clamp(1, 10_000)
+      (paired? && looks_to(target, now)) || ((now * ((half_width / target)**2)).ceil - now).clamp(1, 10_000)
+    end
+
+    # Paired: the fewest more starts m after which an interval of the same
+    # spread would be within target: its critical value falls with the
+    # starts (the t quantile's degrees of freedom, a sequential design's
+    # later looks), so a spread that is narrow but seen over few starts is
+    # not taken for a wide one. nil when none within REACH times the starts.
+    def looks_to(target, now)
+      spread = Stats.stddev(paired_logs)
+      design = a.interval_options[:sequential]
+      ((now + 1)..(now * (REACH + 1))).find do |total|
+        critical = design ? design.critical(total) : StudentT.critical(level, total - 1)
+        critical * spread / Math.sqrt(total) <= target
+      end&.-(now)
     end
 
     # more_starts when it is within reach (at most REACH times the starts spent).

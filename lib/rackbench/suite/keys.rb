@@ -102,7 +102,7 @@ module Rackbench
                             doc: "load the configs of a round at the same time on the same CPUs with equal CPU " \
                                  "shares, so interference hits both alike (their ratio is cost per request under " \
                                  "a fair share; not for IO-bound cells)"),
-      key("ratio", :one_of, values: %w[turns duet], default: "turns",
+      key("ratio", :one_of, values: %w[turns duet], default: "duet",
                             doc: "how a block's throughput ratio is measured: from the windows in turns, or (duet) " \
                                  "from one more window a start with its configs loaded at once on the same CPUs " \
                                  "with equal CPU shares, read while both servers keep the CPU busy; the figures " \
