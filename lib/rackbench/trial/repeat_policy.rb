@@ -55,6 +55,10 @@ module Rackbench
     end
 
     def auto? = @auto
+
+    # Whether looks follow given questions (a seed run's claims), which may
+    # compare cells of different blocks, instead of each block's own.
+    def questions? = !@questions.nil?
     def sequential? = auto? && stopping == "sequential"
 
     # The windows start `epoch` (1-based) takes in the first stage; 0 after it

@@ -104,9 +104,11 @@ module Rackbench
       # Whether start `epoch` of the block measures ratio windows only: a
       # sequential run's start after the first stage, once the first stage's
       # ratio windows showed every config's server busy (DuetBusy), decided
-      # once for the block at its first look.
+      # once for the block at its first look. Not where the looks follow
+      # given questions (a seed's claims): a claim may compare cells of
+      # different blocks, which only windows in turns can.
       def ratio_only?(block, epoch)
-        return false unless @repeats.ratio? && @policy.sequential? && epoch > @policy.starts
+        return false unless @repeats.ratio? && @policy.sequential? && !@policy.questions? && epoch > @policy.starts
 
         @ratio_only.fetch(block_key(block)) do |key|
           cells = active(block)
