@@ -112,6 +112,7 @@ module Rackbench
   autoload :Jemalloc, "rackbench/system/jemalloc"
   autoload :Window, "rackbench/trial/window"
   autoload :Drain, "rackbench/trial/drain"
+  autoload :SteadyBackground, "rackbench/trial/steady_background"
   autoload :Noise, "rackbench/system/noise"
   autoload :Procfs, "rackbench/system/procfs"
   autoload :Executable, "rackbench/system/executable"

@@ -32,6 +32,10 @@ module Rackbench
         WorkerMemory.from(memory, root_pids)
       end
 
+      # Not read on another host (its sockets' inodes would need its /proc/net
+      # too): nil, and Drain waits for an idle CPU alone.
+      def held_connections = nil
+
       # A sample that could not be read (a command that failed or timed out)
       # is skipped, not fatal: the window keeps the samples it has.
       def take
@@ -47,6 +51,7 @@ module Rackbench
 
       # One snapshot command either way: the CPU comes with the rest.
       def cpu_reading = take.then { |sample| [sample.t_s, sample.cpu_s] }
+      def tree_reading = take.then { |sample| [sample.t_s, sample.cpu_s, sample.processes, sample.rss_bytes] }
 
       def stop
         samples = super

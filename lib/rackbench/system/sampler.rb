@@ -145,8 +145,19 @@ module Rackbench
     # twice per idle check, several checks per window).
     def cpu_reading = [now - @started, tree_stats.sum(&:cpu_s)]
 
+    # [seconds since the sampler was made, the tree's CPU seconds, its
+    # processes, its RSS bytes] from one read of the stat lines (Drain).
+    def tree_reading
+      stats = tree_stats
+      [now - @started, stats.sum(&:cpu_s), stats.size, stats.sum(&:rss_bytes)]
+    end
+
     # The roots and all their descendants (found through each process's ppid).
     def tree_pids = tree_stats.map(&:pid)
+
+    # The sockets the tree holds that do not listen (Procfs.held_connections):
+    # Drain reads whether requests are still inside the server.
+    def held_connections = Procfs.held_connections(tree_pids, proc_dir: @proc)
 
     # The roots and every process below them, given {ppid => [pid, ...]}.
     def self.descendants(roots, children)

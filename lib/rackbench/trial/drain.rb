@@ -2,11 +2,19 @@
 
 module Rackbench
   # Waits until no request of an earlier window (or warm-up) is still inside
-  # the server, before the next one starts: the server's CPU is idle AND a
-  # probe request answers promptly. CPU alone is not enough: a server full of
-  # queued 2-second sleeps uses no CPU (an ab run on unicorn left such a
-  # queue, and the next cell's check timed out); a probe alone is not enough
-  # for a server that answers probes on one thread while others compute.
+  # the server, before the next one starts: a probe request answers promptly
+  # AND the server's CPU is idle, or steady with no request inside it
+  # (SteadyBackground: a JVM's background work on a loaded machine may never
+  # read as idle). A server still starting processes is waited for longer:
+  # each new one moves the deadline to timeout_s after it, up to
+  # STARTING_WAIT_FACTOR times timeout_s in all, and it is not drained until
+  # STARTED_QUIET_S after the last, however idle it reads (a hundred Unicorn workers,
+  # each loading the app, took 60 s to start at load 35, and the cell "did
+  # not drain within 30 s" at 41 % CPU in its first start). CPU alone is not enough:
+  # a server full of queued 2-second sleeps uses no CPU (an ab run on unicorn
+  # left such a queue, and the next cell's check timed out); a probe alone is
+  # not enough for a server that answers probes on one thread while others
+  # compute.
   #
   # Created by Window (and tune) once per deployment, after the verify step:
   #
@@ -20,9 +28,14 @@ module Rackbench
     CPU_WINDOW_S = 0.1
 
     NEIGHBOUR_WAIT_S = 5
+    STARTING_WAIT_FACTOR = 4
+    STARTED_QUIET_S = 3.0 # no new process for this long before it is drained (one took 2.3 s at load 34)
 
-    # probes: the requests it has sent the server so far.
-    attr_reader :path, :baseline_s, :neighbours_busy, :probes
+    # probes: the requests it has sent the server so far. held_idle: the
+    # connections the fresh server held (Sampler#held_connections).
+    # background_share: the CPU share the server kept when the last wait
+    # took it as idle with background work (nil: it was idle).
+    attr_reader :path, :baseline_s, :held_idle, :neighbours_busy, :background_share, :probes
 
     def initialize(deployment, path:, timeout_s:)
       @deployment = deployment
@@ -32,7 +45,13 @@ module Rackbench
     end
 
     def calibrate
+      sampler = @deployment.sampler
+      before = sampler.held_connections
+      processes_before = sampler.tree_reading[2]
       @baseline_s = probe_s(@timeout_s)
+      @held_idle = [before, sampler.held_connections].compact.min
+      @processes = sampler.tree_reading[2]
+      @grew_at = now if @processes && processes_before && @processes > processes_before
       self
     end
 
@@ -44,12 +63,21 @@ module Rackbench
     def wait(neighbours: [])
       started = now
       @neighbours_busy = wait_for_neighbours(neighbours)
-      deadline = now + @timeout_s
+      @background_share = nil
+      sampler = @deployment.sampler # a server on another host: read on its host
+      steady = SteadyBackground.new(held_idle: @held_idle)
+      deadline = Deadline.new(@timeout_s, @timeout_s * STARTING_WAIT_FACTOR, processes: @processes, grew_at: @grew_at)
       loop do
-        busy = cpu_share(@deployment.sampler) # a server on another host: read on its host
-        latency_s = waiting_probe_s(deadline - now)
-        return now - started if busy < IDLE_CPU_SHARE && latency_s <= prompt_s
-        raise never_drained(busy, latency_s) if now > deadline
+        busy, check = look(sampler)
+        @processes = deadline.processes(check.processes)
+        @grew_at = deadline.grew_at
+        latency_s = waiting_probe_s(deadline.left_s)
+        steady << check.tap { |c| c.prompt = latency_s <= prompt_s }
+        unless deadline.starting_within?(STARTED_QUIET_S)
+          return now - started if check.prompt && busy < IDLE_CPU_SHARE
+          return now - started if (@background_share = steady.share)
+        end
+        raise never_drained(busy, latency_s, check, deadline) if deadline.passed?
       end
     rescue SystemCallError, IOError => e
       raise ServiceError.new("drain: the probe request to #{path} failed: #{e.message}",
@@ -91,19 +119,35 @@ module Rackbench
     end
 
     def cpu_share(sampler)
-      first_s, first_cpu_s = sampler.cpu_reading
+      first = sampler.cpu_reading
       sleep CPU_WINDOW_S
-      last_s, last_cpu_s = sampler.cpu_reading
+      share_between(first, sampler.cpu_reading)
+    end
+
+    # [the server's CPU share over CPU_WINDOW_S, a SteadyBackground::Check at its end].
+    def look(sampler)
+      first = sampler.cpu_reading
+      sleep CPU_WINDOW_S
+      t_s, cpu_s, processes, rss_bytes = sampler.tree_reading
+      [share_between(first, [t_s, cpu_s]), SteadyBackground::Check.new(t_s: t_s, cpu_s: cpu_s, processes: processes,
+                                                                       rss_bytes: rss_bytes, held: sampler.held_connections)]
+    end
+
+    def share_between((first_s, first_cpu_s), (last_s, last_cpu_s))
       (last_cpu_s - first_cpu_s) / (last_s - first_s).clamp(0.001, nil)
     end
 
-    def never_drained(busy, latency_s)
+    def never_drained(busy, latency_s, check, deadline)
       took = latency_s.infinite? ? "got no answer before the deadline" : "took #{(latency_s * 1000).round} ms"
-      ServiceError.new("the server did not drain within #{@timeout_s} s: its CPU was #{(busy * 100).round} % busy " \
-                       "and #{path} #{took} (idle: #{(baseline_s.to_f * 1000).round} ms)",
-                       log_tail: @deployment.children.first&.log_tail)
+      held = check.held
+      connections = held ? "; it held #{held} connection#{"s" unless held == 1} (idle: #{held_idle})" : ""
+      ServiceError.new("the server did not drain within #{deadline.within_text}: its CPU " \
+                       "was #{(busy * 100).round} % busy and #{path} #{took} (idle: #{(baseline_s.to_f * 1000).round} ms)" \
+                       "#{connections}", log_tail: @deployment.children.first&.log_tail)
     end
 
     def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   end
 end
+
+require_relative "drain/deadline"

@@ -93,6 +93,7 @@ module Rackbench
       noise_h = noise.stop(known_cpu_s: server_cpu_s + deps.cpu_s, known_pids: deployment.pids + deps.pids,
                            partner_pids: around[:partners])
       noise_h["neighbours_cpu_share"] = drain&.neighbours_busy
+      noise_h["idle_background_cpu_share"] = drain.background_share if drain&.background_share
       noise_h["load_started_us"] = started_us
       noise_h.merge!("start_at" => load.start_at, "start_late_s" => result.start_late_s) if load.start_at
       Run.new(result: result, noise: noise_h, samples: samples, used: used, drain_s: drain_s, started_us: started_us,

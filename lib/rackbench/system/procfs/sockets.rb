@@ -6,9 +6,11 @@ module Rackbench
   # process whose files this user may not read (another user's, without
   # root) is not found.
   #
-  #   Procfs.listening_pids(5432)   # => [812]: the postmaster
+  #   Procfs.listening_pids(5432)        # => [812]: the postmaster
+  #   Procfs.held_connections([812, 813]) # => 2: sockets they hold that do not listen
   module Procfs
     LISTEN_STATE = "0A"
+    UNIX_ACCEPTING = 0x10000 # __SO_ACCEPTCON in /proc/net/unix's Flags: a listening Unix socket
 
     module_function
 
@@ -28,6 +30,39 @@ module Rackbench
         fields = line.split
         fields[9].to_i if fields[3] == LISTEN_STATE && fields[1].split(":").last.to_i(16) == port
       end
+    end
+
+    # How many sockets pids hold that do not listen: the connections inside
+    # a server (a request being answered, or whose client left before its
+    # answer), and the fixed ones it keeps (its own socketpairs). Each socket
+    # counts once, however many processes share it (a forked worker inherits
+    # its master's listener). A socket of another network namespace, or of
+    # UDP, counts as held: it is not found among this one's listeners.
+    def held_connections(pids, proc_dir: DIR)
+      inodes = pids.flat_map { |pid| socket_inodes(pid, proc_dir) }.uniq
+      return 0 if inodes.empty?
+
+      (inodes - listening_socket_inodes(proc_dir)).size
+    end
+
+    def socket_inodes(pid, proc_dir = DIR)
+      open_files(pid, proc_dir).filter_map { |link| link[/\Asocket:\[(\d+)\]\z/, 1]&.to_i }
+    end
+
+    # The inodes of every listening socket: TCP (IPv4, IPv6) in state LISTEN;
+    # Unix ("Num RefCount Protocol Flags Type St Inode Path") accepting.
+    def listening_socket_inodes(proc_dir = DIR)
+      tcp = %w[tcp tcp6].flat_map do |table|
+        read("#{proc_dir}/net/#{table}").to_s.lines.drop(1).filter_map do |line|
+          fields = line.split
+          fields[9].to_i if fields[3] == LISTEN_STATE
+        end
+      end
+      unix = read("#{proc_dir}/net/unix").to_s.lines.drop(1).filter_map do |line|
+        fields = line.split
+        fields[6].to_i if fields[3].to_i(16).anybits?(UNIX_ACCEPTING)
+      end
+      tcp + unix
     end
 
     # What pid's file descriptors point to ("socket:[123]", "/var/log/x"), or [] when unreadable.
