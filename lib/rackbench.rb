@@ -105,6 +105,7 @@ module Rackbench
   autoload :RepeatPolicy, "rackbench/trial/repeat_policy"
   autoload :RunEstimate, "rackbench/trial/run_estimate"
   autoload :BootHistory, "rackbench/trial/boot_history"
+  autoload :RunPace, "rackbench/trial/run_pace"
   autoload :StartLine, "rackbench/trial/start_line"
   autoload :Duet, "rackbench/trial/duet"
   autoload :Budget, "rackbench/trial/budget"

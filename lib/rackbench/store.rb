@@ -204,6 +204,20 @@ module Rackbench
       rows.sort_by { |r| r["position"] }.map { |row| measurement_of(run["id"], row, by_position[row["position"]], options) }
     end
 
+    # {server adapter => [seconds]}: the boot_s each start's first window
+    # kept (resources), over the finished cells of the runs run_ids; read
+    # without the windows' results (BootHistory, before a run starts).
+    def boot_seconds(run_ids)
+      repeats = Sequel[:repeats]
+      @db[:repeats].join(:cells, run_id: :run_id, position: :position)
+                   .where(repeats[:run_id] => run_ids).where(Sequel.like(repeats[:resources_json], '%"boot_s"%'))
+                   .select(Sequel[:cells][:server], repeats[:resources_json]).all
+                   .each_with_object(Hash.new { |h, k| h[k] = [] }) do |row, seen|
+        boot_s = JSON.parse(row[:resources_json])["boot_s"]
+        seen[row[:server]] << boot_s if boot_s
+      end
+    end
+
     def runs(limit: 20)
       rows(@db[:runs].reverse(:id).limit(limit)).map { |r| decode_run(r) }
     end

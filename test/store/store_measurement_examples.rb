@@ -33,5 +33,18 @@ module Rackbench
       refute_same finished, again
       assert_in_delta 0.5, again.precision, 1e-9
     end
+
+    def test_each_starts_boot_is_read_alone_by_server_from_the_finished_cells_of_the_runs_asked
+      runs = Array.new(2) { new_run }
+      runs.each_with_index do |run, i|
+        first = repeat(1, 100.0).tap { |r| r.resources = r.resources.merge("boot_s" => 2.5 + i) }
+        @store.add_repeat(run["id"], 1, first)
+        @store.add_repeat(run["id"], 1, repeat(2, 100.0))
+        @store.finish_cell(run["id"], cell(1, nil).transform_keys(&:to_s))
+      end
+      @store.add_repeat(runs[0]["id"], 2, repeat(1, 100.0).tap { |r| r.resources = { "boot_s" => 9.0 } }) # never finished
+      assert_equal({ "puma" => [2.5] }, @store.boot_seconds([runs[0]["id"]]))
+      assert_equal [2.5, 3.5], @store.boot_seconds(runs.map { |r| r["id"] })["puma"].sort
+    end
   end
 end

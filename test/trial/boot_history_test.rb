@@ -7,17 +7,18 @@ module Rackbench
   # of each server's stored boot_s, read from the runs the store lists; the
   # adapter's typical start for a server no run measured.
   class BootHistoryTest < Minitest::Test
+    # by_run: {run id => [[server, [boot_s or nil of each window]]]}; the latest run last.
     FakeStore = Struct.new(:by_run) do
-      def runs(limit:) = by_run.keys.last(limit).map { |id| { "id" => id } }
-      def measurements(run_id) = by_run.fetch(run_id)
+      def runs(limit:) = by_run.keys.last(limit).reverse.map { |id| { "id" => id } }
+
+      def boot_seconds(run_ids)
+        run_ids.flat_map { |id| by_run.fetch(id) }.each_with_object(Hash.new { |h, k| h[k] = [] }) do |(server, boots), seen|
+          seen[server].concat(boots.compact)
+        end
+      end
     end
 
-    def measurement(server, boots)
-      repeats = boots.each_with_index.map do |boot_s, i|
-        Measurement::Repeat.new(index: i + 1, deployment: i + 1, resources: boot_s ? { "boot_s" => boot_s } : {})
-      end
-      Measurement.new({ "label" => server, "server" => server, "status" => "ok" }, repeats)
-    end
+    def measurement(server, boots) = [server, boots]
 
     def test_each_server_starts_at_the_median_of_its_measured_starts
       store = FakeStore.new({ 1 => [measurement("puma", [2.0, nil, 4.0])], 2 => [measurement("puma", [3.0])] })

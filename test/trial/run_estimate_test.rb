@@ -6,12 +6,20 @@ module Rackbench
   # What a run will cost, from its plan alone: every start deploys each
   # config of a level, then checks, warms up and measures each cell.
   class RunEstimateTest < Minitest::Test
-    def estimate(extra, boots = BootHistory.new)
+    TWO = { "servers" => [{ "server" => "puma" }, { "server" => "thin" }] }.freeze
+
+    def estimate(extra, boots = BootHistory.new, pace = RunPace.new)
       suite = Suite.load(write_suite({ "repeats" => "auto", "duration_s" => 2, "warmup_s" => 1, "windows" => 1,
                                        "deployments" => 3, "max_deployments" => 6, "max_cell_s" => 100,
                                        "stopping" => "sequential" }.merge(extra)))
       RunEstimate.new(Plan.new(suite), RepeatPolicy.new(suite.data), Schedule.new(order: "interleaved", seed: 1),
-                      boots: boots)
+                      boots: boots, pace: pace)
+    end
+
+    # A start of one cell (puma's, at the typical boot) as the plan allows it.
+    def start_s(server = "puma")
+      Servers.fetch(server).typical_boot_s + RunEstimate::CHECK_S + 1 + 2 + Runner::SHORT_WARMUP_S +
+        RunEstimate::WINDOW_OVERHEAD_S
     end
 
     def test_a_start_costs_the_boots_of_its_configs_and_each_cells_checks_warm_up_and_windows
@@ -22,10 +30,45 @@ module Rackbench
       assert_in_delta 6 * (boots + (2 * cell)), e.cap_s, 1e-9
     end
 
-    def test_it_says_both_ends_of_a_sequential_run
-      text = estimate("servers" => [{ "server" => "puma" }, { "server" => "thin" }]).to_s
-      assert_match(/\A2 cells in 1 block; 3 to 6 server starts each: about \dm\d\ds if every comparison settles /, text)
-      assert_match(/at the first look, \dm\d\ds if every one runs to its cap\z/, text)
+    def test_with_no_run_stored_it_leads_with_the_first_look_and_says_both_ends_of_a_sequential_run
+      e = estimate(TWO)
+      assert_in_delta e.first_look_s, e.about_s, 1e-9
+      text = e.to_s
+      assert_match(/\A2 cells in 1 block; 3 to 6 server starts each: about (\dm\d\ds) \(defaults: no run stored here\); \1 if /,
+                   text)
+      assert_match(/if every comparison settles at the first look, \dm\d\ds if every one runs to its cap\z/, text)
+    end
+
+    def test_it_leads_with_the_pace_and_reach_of_the_latest_runs_here_and_says_both_ends_at_that_pace
+      run = RunPace::Run.new(taken_s: 300.0, done_s: 200.0, first_look_s: 100.0, cap_s: 500.0, blocks: 1,
+                             blocks_at_first_look: 0)
+      plain = estimate(TWO)
+      e = estimate(TWO, BootHistory.new, RunPace.new([run]))
+      assert_in_delta 1.5 * (plain.first_look_s + (0.25 * (plain.cap_s - plain.first_look_s))), e.about_s, 1e-9
+      at = ->(s) { format("%<m>dm%<s>02ds", m: (1.5 * s).round / 60, s: (1.5 * s).round % 60) }
+      assert_includes e.to_s, "about #{at.call(e.about_s / 1.5)} (from the latest run here: it took 1.5x its plan, " \
+                              "0 of 1 block settled at the first look); #{at.call(plain.first_look_s)} if every comparison " \
+                              "settles at the first look, #{at.call(plain.cap_s)} if every one runs to its cap"
+    end
+
+    def test_what_a_run_did_is_planned_from_the_starts_each_cell_took
+      e = estimate(TWO)
+      assert_in_delta e.first_look_s, e.done_s({ 1 => 3, 2 => 3 }), 1e-9
+      assert_in_delta e.cap_s, e.done_s({ 1 => 6, 2 => 6 }), 1e-9
+      # thin's cell stopped after the first look, puma's went on alone for two starts more
+      assert_in_delta e.first_look_s + (2 * start_s), e.done_s({ 1 => 5, 2 => 3 }), 1e-9
+      assert_in_delta 3 * start_s, e.done_s({ 1 => 3 }), 1e-9, "a cell that failed at once took no start"
+    end
+
+    def test_a_run_stores_its_plan_what_it_did_its_wall_time_and_its_blocks_settled_at_the_first_look
+      e = estimate(TWO.merge("endpoints" => ["/hello", "/sleep/1"]))
+      learned = e.learned({ 1 => 3, 2 => 3, 3 => 4, 4 => 3 }, 123.456)
+      assert_equal [4, 2, 1, 123.5], learned.values_at("cells", "blocks", "blocks_at_first_look", "taken_s")
+      assert_in_delta e.done_s({ 1 => 3, 2 => 3, 3 => 4, 4 => 3 }), learned["done_s"], 0.05
+      assert_equal [e.first_look_s, e.cap_s, e.about_s].map { |s| s.round(1) },
+                   learned.values_at("first_look_s", "cap_s", "about_s")
+      run = RunPace::Run.from_h(learned)
+      assert_in_delta 123.456 / e.done_s({ 1 => 3, 2 => 3, 3 => 4, 4 => 3 }), run.factor, 1e-3, "what RunPace reads back"
     end
 
     def test_a_window_of_a_number_of_requests_is_planned_at_the_planned_pace_not_from_duration_s
@@ -52,14 +95,12 @@ module Rackbench
     def test_a_rack_app_on_mri_keeps_its_fixed_warm_up
       e = estimate("servers" => [{ "server" => "puma" }])
       refute_match "steady", e.to_s
-      assert_in_delta 3 * (Servers.fetch("puma").typical_boot_s + RunEstimate::CHECK_S + 1 + 2 + Runner::SHORT_WARMUP_S +
-                           RunEstimate::WINDOW_OVERHEAD_S), e.first_look_s, 1e-9
+      assert_in_delta 3 * start_s, e.first_look_s, 1e-9
     end
 
     def test_starts_measured_by_earlier_runs_replace_the_typical_start_and_are_said
-      servers = { "servers" => [{ "server" => "puma" }, { "server" => "thin" }] }
-      typical = estimate(servers)
-      measured = estimate(servers, BootHistory.new({ "puma" => 6.5 }))
+      typical = estimate(TWO)
+      measured = estimate(TWO, BootHistory.new({ "puma" => 6.5 }))
       extra = 6.5 - Servers.fetch("puma").typical_boot_s
       assert_in_delta typical.first_look_s + (3 * extra), measured.first_look_s, 1e-9
       assert_in_delta typical.cap_s + (6 * extra), measured.cap_s, 1e-9

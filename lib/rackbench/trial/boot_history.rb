@@ -3,7 +3,8 @@
 module Rackbench
   # Server starts as a results folder's latest runs measured them: the
   # seconds from a deployment's start to every process answering, kept by
-  # each deployment's first window (resources["boot_s"]), by server adapter.
+  # each deployment's first window (resources["boot_s"], read alone:
+  # Store#boot_seconds), by server adapter.
   # RunEstimate plans a start at their median, and at the adapter's
   # typical_boot_s where none was measured (a fresh folder, a new server).
   #
@@ -14,12 +15,7 @@ module Rackbench
     RUNS = 5
 
     def self.of(store, runs: RUNS)
-      seen = Hash.new { |h, k| h[k] = [] }
-      store.runs(limit: runs).each do |run|
-        store.measurements(run["id"]).each do |m|
-          seen[m.server].concat(m.repeats.filter_map { |r| r.resources&.dig("boot_s") })
-        end
-      end
+      seen = store.boot_seconds(store.runs(limit: runs).map { |run| run["id"] })
       new(seen.reject { |_, boots| boots.empty? }.transform_values { |boots| Stats.median(boots) })
     end
 

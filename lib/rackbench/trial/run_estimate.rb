@@ -15,10 +15,16 @@ module Rackbench
   # serve them, unknown before it is measured: it is planned at
   # PLANNED_REQUESTS_PER_S, and the estimate says so.
   #
-  #   estimate = RunEstimate.new(plan, policy, schedule)
-  #   estimate.first_look_s   # 95.0
+  # The figure it leads with is learned (RunPace): the time the latest runs
+  # here took per second of their plan, and how far between the first look
+  # and the cap they went; both ends are said at that pace too. A finished
+  # run stores what it learned (#learned, by the Runner).
+  #
+  #   estimate = RunEstimate.new(plan, policy, schedule, pace: RunPace.of(store))
+  #   estimate.first_look_s   # 95.0, at the plan's pace
   #   estimate.cap_s          # 310.0
-  #   estimate.to_s           # "12 cells in 4 blocks; 4 to 10 server starts each: about 1m35s (...) to 5m10s"
+  #   estimate.about_s        # 240.0: 1.6x the plan, a quarter of the way to the cap
+  #   estimate.to_s           # "12 cells in 4 blocks; 4 to 10 server starts each: about 4m00s (from ...); 2m32s if ..."
   class RunEstimate
     WINDOW_OVERHEAD_S = 0.4 # a window's drain, engine start and samples
     CHECK_S = 0.3 # a cell's answer check and drain calibration on a start
@@ -30,15 +36,17 @@ module Rackbench
 
     attr_reader :plan, :policy
 
-    def initialize(plan, policy, schedule, boots: BootHistory.new)
+    def initialize(plan, policy, schedule, boots: BootHistory.new, pace: RunPace.new)
       @plan = plan
       @policy = policy
       @schedule = schedule
       @boots = boots
+      @pace = pace
     end
 
-    def first_look_s = seconds(policy.starts)
-    def cap_s = seconds(policy.auto? ? cap_starts : policy.starts, steady_s: steady_max_s)
+    def first_look_s = @first_look_s ||= seconds(policy.starts)
+    def cap_s = @cap_s ||= seconds(policy.auto? ? cap_starts : policy.starts, steady_s: steady_max_s)
+    def about_s = @pace.about_s(first_look_s, cap_s)
 
     # The starts a cell gets at most: max_deployments, or fewer where its
     # windows reach max_cell_s seconds of load first (never fewer than the
@@ -51,20 +59,38 @@ module Rackbench
     # Seconds for every block taking `starts` starts, a steady warm-up
     # (SteadyWarmup) taking steady_s: its shortest, or (cap_s) warmup_s_max.
     def seconds(starts, steady_s: SteadyWarmup.min_s)
-      (1..starts).sum { |epoch| start_s(policy.windows_in_start(epoch), steady_s) }
+      (1..starts).sum { |epoch| start_s(epoch, steady_s) }
+    end
+
+    # What the plan allows, at its pace, for the starts a run made: each
+    # cell's ({cell index => starts it took}; a cell absent took none).
+    def done_s(starts_of)
+      (1..starts_of.values.max.to_i).sum { |epoch| start_s(epoch, SteadyWarmup.min_s) { |c| starts_of[c.index].to_i >= epoch } }
+    end
+
+    # What a finished run stores for the next estimates (RunPace::Run):
+    # starts_of as for #done_s, taken_s its wall time.
+    def learned(starts_of, taken_s)
+      at_first = blocks_list.count { |b| b.cells.map { |c| starts_of[c.index].to_i }.max <= policy.starts }
+      to_h.merge("about_s" => about_s.round(1), "done_s" => done_s(starts_of).round(1), "taken_s" => taken_s.round(1),
+                 "blocks_at_first_look" => at_first)
     end
 
     def blocks = units.sum(&:size)
 
+    # "6 cells in 2 blocks; 3 to 8 server starts each: about 2m40s (from the
+    # latest run here: ...); 1m50s if every comparison settles at the first
+    # look, 4m10s if every one runs to its cap (notes)": both ends at the
+    # pace the latest runs here went.
     def to_s
       head = "#{plan.size} cell#{"s" unless plan.size == 1} in #{blocks} block#{"s" unless blocks == 1}"
-      low = first_look_s
-      high = cap_s
-      text = if (high - low).abs < 1
-               "#{head}; #{policy.starts} server start#{"s" unless policy.starts == 1} each: about #{duration(low)}"
+      about = "about #{duration(about_s)} (#{@pace})"
+      text = if (cap_s - first_look_s).abs < 1
+               "#{head}; #{policy.starts} server start#{"s" unless policy.starts == 1} each: #{about}"
              else
-               "#{head}; #{policy.starts} to #{cap_starts} server starts each: about #{duration(low)} if every " \
-                 "comparison settles at the first look, #{duration(high)} if every one runs to its cap"
+               "#{head}; #{policy.starts} to #{cap_starts} server starts each: #{about}; " \
+                 "#{duration(@pace.factor * first_look_s)} if every comparison settles at the first look, " \
+                 "#{duration(@pace.factor * cap_s)} if every one runs to its cap"
              end
       notes = [(requests_text if requests), (steady_text if steady_cells.positive?), boots_text].compact
       notes.empty? ? text : "#{text} (#{notes.join("; ")})"
@@ -74,15 +100,20 @@ module Rackbench
 
     private
 
-    # One start of every block: each unit's configs deployed, then each of its
-    # cells checked, warmed up and measured in `windows` windows.
-    def start_s(windows, steady_s)
+    # Start `epoch` of every block: each unit's configs deployed, then each
+    # of its cells checked, warmed up and measured in that start's windows;
+    # with a block given, of the cells it selects only.
+    def start_s(epoch, steady_s, &only)
+      windows = policy.windows_in_start(epoch)
       units.sum do |blocks|
         cells = blocks.flat_map(&:cells)
+        cells = cells.select(&only) if only
         cells.map(&:server_config).uniq.sum { |c| @boots.boot_s(c["server"]) } +
           cells.sum { |cell| cell_s(windows, steady?(cell) ? steady_s : warmup_s) }
       end
     end
+
+    def blocks_list = units.flatten(1)
 
     def cell_s(windows, first_warmup_s)
       return 0.0 if windows.zero?

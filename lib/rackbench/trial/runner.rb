@@ -78,6 +78,7 @@ module Rackbench
       reason = @engine.unavailable_reason
       raise ConfigError, "engine #{@engine.name}: #{reason}" if reason
 
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       @run = open_run
       @listener.tell(:run_started, @run, plan)
       recorder = Recorder.new(plan, store: store, run_id: @run["id"], engine_name: @engine.name, listener: @listener)
@@ -91,14 +92,26 @@ module Rackbench
         tear_down
         store.finish_run(@run["id"], status, ended_by: $ERROR_INFO) # what stopped the run: nil once finished
       end
+      learn(recorder, Process.clock_gettime(Process::CLOCK_MONOTONIC) - started) unless @resume
       @listener.tell(:run_finished, store.run(@run["id"]))
       @run["id"]
     end
 
-    # What the run will cost, said before anything starts (RunEstimate).
-    def estimate = RunEstimate.new(plan, policy, schedule, boots: BootHistory.of(store))
+    # What the run will cost, said before anything starts (RunEstimate):
+    # from the pace and the starts of the results folder's latest runs here.
+    def estimate
+      @estimate ||= RunEstimate.new(plan, policy, schedule, boots: BootHistory.of(store), pace: RunPace.of(store))
+    end
 
     private
+
+    # A finished run's figures for the next runs' estimates (RunPace): the
+    # starts each cell took and the wall time it took (taken_s). A resumed
+    # run's wall time is not its plan's, and it stores none.
+    def learn(recorder, taken_s)
+      starts_of = plan.cells.to_h { |c| [c.index, recorder.repeats(c).filter_map(&:deployment).max.to_i] }
+      store.merge_settings(@run["id"], "estimate" => estimate.learned(starts_of, taken_s))
+    end
 
     def open_run
       return store.reopen_run(@resume.id, suite: suite) if @resume
