@@ -30,13 +30,13 @@ module Rackbench
       assert_in_delta 6 * (boots + (2 * cell)), e.cap_s, 1e-9
     end
 
-    def test_with_no_run_stored_it_leads_with_the_first_look_and_says_both_ends_of_a_sequential_run
+    def test_with_no_run_stored_it_leads_with_the_defaults_and_says_both_ends_of_a_sequential_run
       e = estimate(TWO)
-      assert_in_delta e.first_look_s, e.about_s, 1e-9
+      assert_in_delta RunPace.new.about_s(e.first_look_s, e.cap_s), e.about_s, 1e-9
       text = e.to_s
-      assert_match(/\A2 cells in 1 block; 3 to 6 server starts each: about (\dm\d\ds) \(defaults: no run stored here\); \1 if /,
+      assert_match(/\A2 cells in 1 block; 3 to 6 server starts each: about \dm\d\ds \(defaults: no run stored here; [^)]+\); /,
                    text)
-      assert_match(/if every comparison settles at the first look, \dm\d\ds if every one runs to its cap\z/, text)
+      assert_match(/; \dm\d\ds if every comparison settles at the first look, \dm\d\ds if every one runs to its cap\z/, text)
     end
 
     def test_it_leads_with_the_pace_and_reach_of_the_latest_runs_here_and_says_both_ends_at_that_pace
@@ -69,6 +69,17 @@ module Rackbench
                    learned.values_at("first_look_s", "cap_s", "about_s")
       run = RunPace::Run.from_h(learned)
       assert_in_delta 123.456 / e.done_s({ 1 => 3, 2 => 3, 3 => 4, 4 => 3 }), run.factor, 1e-3, "what RunPace reads back"
+    end
+
+    # The next estimate plans at the boots the latest runs measured: the pace
+    # a run stores is over its plan at its own boots, so they count once.
+    def test_what_a_run_did_is_planned_at_the_boots_it_measured_and_what_it_printed_is_kept
+      printed = estimate(TWO)
+      own = estimate(TWO, BootHistory.new({ "puma" => 6.5 }))
+      learned = printed.learned({ 1 => 4, 2 => 3 }, 100.0, boots: BootHistory.new({ "puma" => 6.5 }))
+      assert_in_delta own.done_s({ 1 => 4, 2 => 3 }), learned["done_s"], 0.051
+      assert_equal [own.first_look_s, own.cap_s, printed.about_s].map { |s| s.round(1) },
+                   learned.values_at("first_look_s", "cap_s", "about_s")
     end
 
     def test_a_window_of_a_number_of_requests_is_planned_at_the_planned_pace_not_from_duration_s

@@ -52,13 +52,15 @@ module Rackbench
       assert_in_delta 0.0, pace(stored_run(learned(50.0, 100.0, cap_s: 100.0))).reach, 1e-9, "a plan of one end"
     end
 
-    def test_with_nothing_learned_the_plan_is_taken_as_it_is_at_its_first_look_and_said_so
+    def test_with_nothing_learned_it_takes_the_defaults_and_says_so
       [pace, pace(stored_run(nil)), pace(stored_run(learned(0, 0)))].each do |p|
         refute p.learned?
-        assert_in_delta 60.0, p.about_s(60.0, 100.0), 1e-9
+        assert_in_delta RunPace::DEFAULT_FACTOR * (60 + (RunPace::DEFAULT_REACH * 40)), p.about_s(60.0, 100.0), 1e-9
       end
-      assert_equal "defaults: no run stored here", pace.to_s
-      assert_equal "defaults: no run here stored its pace", pace(stored_run(nil)).to_s
+      said = "#{format("%.1f", RunPace::DEFAULT_FACTOR)}x the plan, " \
+             "#{(RunPace::DEFAULT_REACH * 100).round} % of the way to its cap"
+      assert_equal "defaults: no run stored here; #{said}", pace.to_s
+      assert_equal "defaults: no run here stored its pace; #{said}", pace(stored_run(nil)).to_s
     end
   end
 end

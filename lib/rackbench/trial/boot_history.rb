@@ -14,10 +14,10 @@ module Rackbench
   class BootHistory
     RUNS = 5
 
-    def self.of(store, runs: RUNS)
-      seen = store.boot_seconds(store.runs(limit: runs).map { |run| run["id"] })
-      new(seen.reject { |_, boots| boots.empty? }.transform_values { |boots| Stats.median(boots) })
-    end
+    def self.of(store, runs: RUNS) = measured(store.boot_seconds(store.runs(limit: runs).map { |run| run["id"] }))
+
+    # seen: {server adapter name => [seconds each start took]}.
+    def self.measured(seen) = new(seen.reject { |_, boots| boots.empty? }.transform_values { |boots| Stats.median(boots) })
 
     # median_s: {server adapter name => seconds}
     def initialize(median_s = {})

@@ -69,11 +69,17 @@ module Rackbench
     end
 
     # What a finished run stores for the next estimates (RunPace::Run):
-    # starts_of as for #done_s, taken_s its wall time.
-    def learned(starts_of, taken_s)
+    # starts_of as for #done_s, taken_s its wall time, boots the starts it
+    # measured itself (BootHistory). Its plan, what it did and its ends are
+    # planned again at those boots: the next estimate plans at the boots the
+    # latest runs measured, so the pace it takes from this run is what the
+    # boots do not explain (a busy machine's slower windows' overheads, the
+    # gaps), never the boots counted twice.
+    def learned(starts_of, taken_s, boots: @boots)
+      own = RunEstimate.new(plan, policy, @schedule, boots: boots)
       at_first = blocks_list.count { |b| b.cells.map { |c| starts_of[c.index].to_i }.max <= policy.starts }
-      to_h.merge("about_s" => about_s.round(1), "done_s" => done_s(starts_of).round(1), "taken_s" => taken_s.round(1),
-                 "blocks_at_first_look" => at_first)
+      own.to_h.merge("about_s" => about_s.round(1), "done_s" => own.done_s(starts_of).round(1), "taken_s" => taken_s.round(1),
+                     "blocks_at_first_look" => at_first)
     end
 
     def blocks = units.sum(&:size)

@@ -23,6 +23,15 @@ module Rackbench
   class RunPace
     RUNS = 5
     LISTED = 4 * RUNS # runs looked through for RUNS of this machine's
+    # Where no run here stored its pace: how the quick suite's runs went on
+    # this project's 2-core VM while it was shared (load average 6 to 36,
+    # 2026-11-28: `rackbench run quick` into fresh results folders), planned
+    # at the adapters' typical boots, as a first run is: they took 1.6x to
+    # 1.95x their plan (the gaps it leaves out: stopping servers, the run's
+    # setup, a busy machine's slower checks), and went 0.1 to 0.5 of the way
+    # from the first look to the cap.
+    DEFAULT_FACTOR = 1.6
+    DEFAULT_REACH = 0.4
 
     # What one run learned: the figures above, and how many of its blocks
     # settled at the first look.
@@ -59,15 +68,18 @@ module Rackbench
     end
 
     def learned? = runs.any?
-    def factor = learned? ? Stats.median(runs.map(&:factor)) : 1.0
-    def reach = learned? ? Stats.median(runs.map(&:reach)) : 0.0
+    def factor = learned? ? Stats.median(runs.map(&:factor)) : DEFAULT_FACTOR
+    def reach = learned? ? Stats.median(runs.map(&:reach)) : DEFAULT_REACH
 
     # A run planned to take first_look_s at the first look and cap_s at its
     # cap, as the latest runs here went.
     def about_s(first_look_s, cap_s) = factor * (first_look_s + (reach * (cap_s - first_look_s)))
 
     def to_s
-      return "defaults: #{@stored.zero? ? "no run stored here" : "no run here stored its pace"}" unless learned?
+      unless learned?
+        return "defaults: #{@stored.zero? ? "no run stored here" : "no run here stored its pace"}; " \
+               "#{format("%.1f", factor)}x the plan, #{(reach * 100).round} % of the way to its cap"
+      end
 
       blocks = runs.sum { |r| r.blocks.to_i }
       settled = runs.sum { |r| r.blocks_at_first_look.to_i }

@@ -106,11 +106,14 @@ module Rackbench
     private
 
     # A finished run's figures for the next runs' estimates (RunPace): the
-    # starts each cell took and the wall time it took (taken_s). A resumed
-    # run's wall time is not its plan's, and it stores none.
+    # starts each cell took, the wall time it took (taken_s) and the boots
+    # it measured. A resumed run's wall time is not its plan's: it stores none.
     def learn(recorder, taken_s)
       starts_of = plan.cells.to_h { |c| [c.index, recorder.repeats(c).filter_map(&:deployment).max.to_i] }
-      store.merge_settings(@run["id"], "estimate" => estimate.learned(starts_of, taken_s))
+      boots = plan.cells.group_by { |c| c.server_config["server"] }.transform_values do |cells|
+        cells.flat_map { |c| recorder.repeats(c).filter_map { |r| r.resources&.dig("boot_s") } }
+      end
+      store.merge_settings(@run["id"], "estimate" => estimate.learned(starts_of, taken_s, boots: BootHistory.measured(boots)))
     end
 
     def open_run
