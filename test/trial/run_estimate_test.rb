@@ -11,7 +11,7 @@ module Rackbench
     def estimate(extra, boots = BootHistory.new, pace = RunPace.new)
       suite = Suite.load(write_suite({ "repeats" => "auto", "duration_s" => 2, "warmup_s" => 1, "windows" => 1,
                                        "deployments" => 3, "max_deployments" => 6, "max_cell_s" => 100,
-                                       "stopping" => "sequential" }.merge(extra)))
+                                       "stopping" => "sequential", "ratio" => "turns" }.merge(extra)))
       RunEstimate.new(Plan.new(suite), RepeatPolicy.new(suite.data), Schedule.new(order: "interleaved", seed: 1),
                       boots: boots, pace: pace)
     end
@@ -28,6 +28,18 @@ module Rackbench
       cell = RunEstimate::CHECK_S + 1 + (2 + Runner::SHORT_WARMUP_S + RunEstimate::WINDOW_OVERHEAD_S)
       assert_in_delta 3 * (boots + (2 * cell)), e.first_look_s, 1e-9
       assert_in_delta 6 * (boots + (2 * cell)), e.cap_s, 1e-9
+    end
+
+    # ratio: duet: a ratio window a block every start, loaded at once; after
+    # the first stage, ratio windows only (each after the cell's warm-up).
+    def test_ratio_windows_cost_one_window_a_block_and_after_the_first_stage_are_all_a_start_measures
+      e = estimate(TWO.merge("ratio" => "duet"))
+      boots = Servers.fetch("puma").typical_boot_s + Servers.fetch("thin").typical_boot_s
+      cell = RunEstimate::CHECK_S + 1 + (2 + Runner::SHORT_WARMUP_S + RunEstimate::WINDOW_OVERHEAD_S)
+      ratio = RunEstimate::CHECK_S + Runner::SHORT_WARMUP_S + 2 + RunEstimate::WINDOW_OVERHEAD_S
+      ratio_only = RunEstimate::CHECK_S + 1 + 2 + RunEstimate::WINDOW_OVERHEAD_S
+      assert_in_delta 3 * (boots + (2 * cell) + ratio), e.first_look_s, 1e-9
+      assert_in_delta e.first_look_s + (3 * (boots + ratio_only)), e.cap_s, 1e-9
     end
 
     def test_with_no_run_stored_it_leads_with_the_defaults_and_says_both_ends_of_a_sequential_run

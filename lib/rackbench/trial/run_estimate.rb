@@ -109,14 +109,30 @@ module Rackbench
     # Start `epoch` of every block: each unit's configs deployed, then each
     # of its cells checked, warmed up and measured in that start's windows;
     # with a block given, of the cells it selects only.
+    #
+    # ratio: duet adds a ratio window a block (its configs loaded at once);
+    # after the first stage the plan takes every block as one whose servers
+    # keep the CPU busy, so measured in ratio windows only (Runner::Starts).
     def start_s(epoch, steady_s, &only)
-      windows = policy.windows_in_start(epoch)
+      ratio_only = ratio_only?(epoch)
+      windows = ratio_only ? 0 : policy.windows_in_start(epoch)
       units.sum do |blocks|
         cells = blocks.flat_map(&:cells)
         cells = cells.select(&only) if only
         cells.map(&:server_config).uniq.sum { |c| @boots.boot_s(c["server"]) } +
-          cells.sum { |cell| cell_s(windows, steady?(cell) ? steady_s : warmup_s) }
+          cells.sum { |cell| cell_s(windows, steady?(cell) ? steady_s : warmup_s) } +
+          blocks.sum { |block| ratio_s(block.cells & cells, ratio_only) }
       end
+    end
+
+    def ratio? = plan.suite["ratio"] == "duet" && !plan.suite["duet"] && !@schedule.sequential?
+    def ratio_only?(epoch) = ratio? && policy.sequential? && !policy.questions? && epoch > policy.starts
+
+    # A block's ratio window: its configs' loads at once, after a warm-up when it is the start's only window.
+    def ratio_s(cells, ratio_only)
+      return 0.0 unless ratio? && cells.size >= 2
+
+      CHECK_S + (ratio_only ? warmup_s : [warmup_s, Runner::SHORT_WARMUP_S].min) + window_s + WINDOW_OVERHEAD_S
     end
 
     def blocks_list = units.flatten(1)
