@@ -74,6 +74,43 @@ module Rackbench
       assert_equal 200, status
     end
 
+    # A server that takes 2 s to stop (it says when it was told and when it
+    # is done, by the machine's monotonic clock): its instances are told at
+    # once, each before any of them is done, not one after another.
+    SLOW_STOP = <<~RUBY
+      require "socket"
+      port, log = ARGV
+      now = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) }
+      Signal.trap("TERM") do
+        File.write(log, "term \#{now.call}\n", mode: "a")
+        sleep 2
+        File.write(log, "done \#{now.call}\n", mode: "a")
+        exit!(0)
+      end
+      server = TCPServer.new("127.0.0.1", Integer(port))
+      loop do
+        client = server.accept
+        client.readpartial(4096)
+        client.write("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok")
+        client.close
+      end
+    RUBY
+
+    def test_instances_are_stopped_side_by_side
+      why = Proxies.fetch("nginx").unavailable_reason
+      skip "nginx cannot run here: #{why}" if why
+
+      script = File.join(tmpdir, "slow_stop.rb").tap { |p| File.write(p, SLOW_STOP) }
+      deploy({ "server" => "command", "instances" => 3, "command" => [RbConfig.ruby, script, "{port}", "{dir}/stops.log"],
+               "proxy" => { "proxy" => "nginx" } })
+      @deployment.stop
+      stops = Dir[File.join(tmpdir, "instance-*", "stops.log")].map { |f| File.read(f).split.each_slice(2).to_h }
+      assert_equal 3, stops.size, "each instance was told to stop"
+      told = stops.map { |s| Float(s.fetch("term")) }
+      done = stops.map { |s| Float(s.fetch("done")) }
+      assert_operator told.max, :<, done.min, "every instance was told before the first was done: #{stops}"
+    end
+
     def test_a_server_that_exits_before_it_is_ready_is_a_service_error_and_leaves_nothing
       broken = File.join(tmpdir, "broken.ru").tap { |p| File.write(p, "raise 'no app today'\n") }
       error = assert_raises(ServiceError) { deploy({ "server" => "puma" }, app: broken) }

@@ -150,14 +150,34 @@ module Rackbench
     def stop
       boot_samples
       stopped = children.any?
-      children.reverse_each do |c|
-        c.name.start_with?("proxy") ? @supervisor.stop(c, signal: proxy.stop_signal) : server.stop(@supervisor, c)
-      end
+      proxies, instances = children.reverse.partition { |c| c.name.start_with?("proxy") }
+      proxies.each { |c| @supervisor.stop(c, signal: proxy.stop_signal) }
+      stop_instances(instances)
       children.clear
       collect_quietly if stopped
     end
 
     private
+
+    # Local instances stop side by side, each waiting for its own exit: one
+    # after another, thin x5 (a Rails app each) behind nginx took 5.6 s to
+    # stop at load 15, thin x4 4.1 to 5.1 s. A host's are stopped in turn
+    # over its one connection. An instance whose stop raised is stopped like
+    # the others first, then the first error is raised.
+    def stop_instances(instances)
+      return instances.each { |c| server.stop(@supervisor, c) } if instances.size < 2 || !local?
+
+      threads = instances.map do |c|
+        Thread.new { server.stop(@supervisor, c) }.tap { |t| t.report_on_exception = false }
+      end
+      errors = threads.filter_map do |t|
+        t.join
+        nil
+      rescue StandardError => e
+        e
+      end
+      raise errors.first if errors.any?
+    end
 
     # The last logs of a deployment on a host; a host that cannot be reached keeps them.
     def collect_quietly
