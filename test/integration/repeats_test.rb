@@ -23,6 +23,7 @@ module Rackbench
 
     def test_repeats_span_two_deployments_in_alternating_rounds_with_the_seed_recorded
       run, cells = run_suite("duration_s" => 0.5, "warmup_s" => 0.2, "repeats" => 3, "deployments" => 2, "seed" => 5,
+                             "ratio" => "turns", # the windows in turns alone: no ratio window between them
                              "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "webrick" }])
       assert_equal 5, run["settings"]["seed"]
       assert_equal(%w[ok ok], cells.map(&:status))
