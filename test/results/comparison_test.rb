@@ -56,6 +56,18 @@ module Rackbench
       assert_nil c.to_h["ratio_from"]
     end
 
+    # A duet window whose load generator was starved (Window marks it) is
+    # one where a server idled while its partner took the CPU: left out.
+    def test_a_ratio_window_a_starved_load_generator_spoiled_is_left_out_of_the_ratio
+      a = with_ratio(measure("a", 100.0, [0.7, 1.3, 0.9, 1.2, 0.8]), 50.0, [1.0, 1.01, 0.99, 1.0, 2.0], busy: 0.98)
+      b = with_ratio(measure("b", 100.0, [1.3, 0.8, 1.1, 0.8, 1.2]), 50.0, [1.0, 1.0, 1.01, 0.99, 1.0], busy: 0.97)
+      assert_equal :inconclusive, Comparison.new(a, b).verdict, "one window at twice its partner's rate"
+      a.ratio_repeats.last.noise["starved_in_duet"] = true
+      c = Comparison.new(a, b)
+      assert_equal 4, c.starts
+      assert_equal :equivalent, c.verdict, c.to_s
+    end
+
     def test_ratio_windows_never_pair_across_runs_nor_give_latency_verdicts
       a = with_ratio(measure("a", 100.0, [0.7, 1.3, 0.9, 1.2, 0.8]), 50.0, [1.0, 1.01, 0.99, 1.0, 1.0], busy: 0.98)
       b = with_ratio(measure("b", 100.0, [1.3, 0.8, 1.1, 0.8, 1.2]), 50.0, [1.0, 1.0, 1.01, 0.99, 1.0], busy: 0.97)

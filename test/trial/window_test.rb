@@ -100,6 +100,27 @@ module Rackbench
       stop(hog || [])
     end
 
+    # The same starved engine in a duet's window (partners loaded at once):
+    # measured again alone it would be no duet's window, so it is kept and
+    # marked for the comparison to leave out.
+    def test_a_duet_window_whose_engine_was_kept_off_its_cpu_is_kept_and_marked_never_measured_alone
+      cpus = Pinning.available_cpus
+      skip "needs two CPUs: one for the server, one for the engine and what holds it" if cpus.size < 2
+      hog = []
+      @engine = FirstRunNiced.new(after_it: -> { stop(hog) })
+      start(pinning: Pinning.new([cpus.first], [cpus.last]))
+      load = Engines::Load.new(target: @trial.target("/hello"), concurrency: 8, threads: 1, duration_s: 1, timeout_s: 5,
+                               traffic: Traffic.new({ "name" => "hello", "path" => "/hello" }))
+      hog << Process.spawn("taskset", "-c", cpus.last.to_s, "sh", "-c", "while :; do :; done")
+      repeat = @trial.measure(load, dir: @trial.dir, partners: hog.dup)
+      first = JSON.parse(File.read(File.join(@trial.dir, "native.out")))
+      assert_operator first.dig("client_cpu", "wait_s"), :>=, 0.5, "the engine waited half its window: #{first["client_cpu"]}"
+      assert_equal true, repeat.noise["starved_in_duet"]
+      refute File.exist?(File.join(@trial.dir, "again-native.out")), "no window measured alone"
+    ensure
+      stop(hog || [])
+    end
+
     def stop(pids)
       pids.each do |pid|
         Process.kill("KILL", pid)

@@ -192,7 +192,7 @@ module Rackbench
 
       @ratio_windows = throughput_metric? && @paired != false &&
                        [a, b].all? { |m| m.respond_to?(:ratio_repeats) && Measurement::DuetBusy.busy?(m.ratio_repeats) } &&
-                       (a.ratio_repeats.map(&:round) & b.ratio_repeats.map(&:round)).compact.size >= 2
+                       ((a.ratio_repeats.map(&:round) & b.ratio_repeats.map(&:round)).compact - spoiled_rounds).size >= 2
     end
 
     def to_h
@@ -390,7 +390,20 @@ module Rackbench
       value&.positive? ? value : nil
     end
 
-    def pair_repeats(measurement) = ratio_windows? ? measurement.ratio_repeats : measurement.repeats
+    # The windows a paired ratio reads: the ratio windows, but those a
+    # starved load generator spoiled (Window: one side's server idled while
+    # its partner took the CPU; the mark comes from the OS's accounting, not
+    # from the figure); else the windows in turns.
+    def pair_repeats(measurement)
+      return measurement.repeats unless ratio_windows?
+
+      spoiled = spoiled_rounds
+      measurement.ratio_repeats.reject { |r| spoiled.include?(r.round) }
+    end
+
+    def spoiled_rounds
+      @spoiled_rounds ||= [a, b].flat_map { |m| m.ratio_repeats.select { |r| r.noise&.dig("starved_in_duet") }.map(&:round) }
+    end
 
     def common_rounds
       rounds_a = a.repeats.map(&:round)

@@ -60,7 +60,11 @@ module Rackbench
       boot = deployment.boot_samples # the deployment's first window: its memory from the server's start
       boot_s = deployment.take_boot_s
       run = run_once(deployment, load, around, log_name)
-      if starved?(deployment, run, load)
+      if !partners.empty? && starved?(deployment, run, load)
+        # A duet's window measured again alone would not be a duet's: kept,
+        # marked, and left out of the duet's ratio (Comparison).
+        run.noise["starved_in_duet"] = true
+      elsif starved?(deployment, run, load)
         first = run
         run = run_once(deployment, load, around, "again-#{log_name}")
         run.noise["starved_other_cpu_share"] = first.noise["other_cpu_share"]
