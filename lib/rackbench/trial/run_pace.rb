@@ -23,15 +23,15 @@ module Rackbench
   class RunPace
     RUNS = 5
     LISTED = 4 * RUNS # runs looked through for RUNS of this machine's
-    # Where no run here stored its pace: how the quick suite's runs went on
-    # this project's 2-core VM while it was shared (load average 6 to 36,
-    # 2026-11-28: `rackbench run quick` into fresh results folders), planned
-    # at the adapters' typical boots, as a first run is: they took 1.6x to
-    # 1.95x their plan (the gaps it leaves out: stopping servers, the run's
-    # setup, a busy machine's slower checks), and went 0.1 to 0.5 of the way
-    # from the first look to the cap.
-    DEFAULT_FACTOR = 1.6
-    DEFAULT_REACH = 0.4
+    # Where no run here stored its pace: the medians of 7 runs of the quick
+    # suite on this project's 2-core VM while it was shared (load average 6
+    # to 36, 2026-11-28: `rackbench run quick` into fresh results folders),
+    # planned at the adapters' typical boots, as a first run is: they took
+    # 1.6x to 2.4x their plan (the gaps it leaves out: stopping servers, the
+    # run's setup, a busy machine's slower checks and drains), and went 0.1
+    # to 0.75 of the way from the first look to the cap.
+    DEFAULT_FACTOR = 1.7
+    DEFAULT_REACH = 0.5
 
     # What one run learned: the figures above, and how many of its blocks
     # settled at the first look.
