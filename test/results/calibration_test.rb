@@ -43,5 +43,39 @@ module Rackbench
       assert_nil calibration.simulated_at_recommendation
       assert(calibration.lines.any? { |line| line.start_with?("not simulated at those settings: ") })
     end
+
+    # The measurement with a duet window a start (ratio: duet) at shares of
+    # 50 req/s, its server busy in each (Measurement::DuetBusy).
+    def with_duet(measurement, shares)
+      ratio = shares.each_with_index.map do |share, i|
+        result = Result.new(engine: "native", requests: 50, duration_s: 1.0, requests_per_s: 50 * share)
+        Measurement::Repeat.new(index: 100 + i, deployment: i + 1, round: 100 + i, result: result,
+                                resources: { "cpu_s" => 0.98, "cpu_wait_s" => 0.0, "sampled_s" => 1.0 },
+                                noise: { "window" => Measurement::RATIO_WINDOW, "duet" => "cgroup v2" })
+      end
+      Measurement.new(measurement.cell, measurement.repeats + ratio)
+    end
+
+    # The procedure reads the ratio from the duet windows: the recommendation
+    # is the starts whose last look narrows their spread to the precision,
+    # however wide the windows in turns are.
+    def test_a_ratio_from_duet_windows_is_recommended_the_starts_its_own_spread_needs
+      turns = [two_windows("A", [0.5, 1.6, 0.7, 1.4]), two_windows("B", [1.5, 0.6, 1.3, 0.8])]
+      shares = [1.0, 1.04, 0.97, 1.01]
+      calibration = Calibration.new(with_duet(turns[0], shares), with_duet(turns[1], [1.0] * 4), start_cost_s: 3,
+                                                                                                 window_cost_s: 2, trials: 20)
+      rec = calibration.recommendation
+      spread = Stats.stddev(shares.map { |s| Math.log(s) })
+      half = ->(n) { StudentT.critical(0.99, n - 1) * spread / Math.sqrt(n) }
+      assert_operator half.call(rec["starts"]), :<=, Math.log(1.05), "the last look within ±5 %"
+      assert_operator half.call(rec["starts"] - 1), :>, Math.log(1.05), "no fewer starts would do"
+      assert_operator Calibration.new(*turns, start_cost_s: 3, window_cost_s: 2).recommendation["starts"], :>, rec["starts"] * 3,
+                      "the windows in turns alone would need many more"
+      assert_in_delta (rec["starts"] * 3) + (2 * 3 * 2 * 2), rec["wall_s"], 1e-9,
+                      "the first stage's windows in turns, then starts"
+      assert_includes calibration.lines[-2], "about #{rec["starts"]} starts, the ratio from their duet windows"
+      assert_nil calibration.simulated_at_recommendation
+      assert calibration.lines.last.start_with?("not simulated at those settings: the simulation draws the windows in turns")
+    end
   end
 end

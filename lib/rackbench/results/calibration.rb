@@ -101,6 +101,8 @@ module Rackbench
     # the round cancels), windows per start by Kalibera & Jones, and starts
     # by the sequential design's critical value at that many starts.
     def recommendation(precision: 0.05, level: Stats::LEVEL)
+      return duet_recommendation(precision, level) if observed.ratio_windows?
+
       c = components
       return nil unless c["own_start_cv"]
 
@@ -113,6 +115,22 @@ module Rackbench
       starts = starts_for(per_start, Math.log(1 + precision), level)
       { "precision" => precision, "windows_per_start" => windows, "starts" => starts,
         "wall_s" => starts * (start_cost_s + (2 * windows * window_cost_s)) }
+    end
+
+    # Where the run's throughput ratio comes from duet windows (ratio: duet,
+    # Comparison#ratio_windows?), as the procedure's does by default, the
+    # windows in turns do not narrow it: only starts do, at the spread of a
+    # start's duet log ratio as this run measured it. The wall time: the
+    # first stage's windows in turns, then every start at what a start cost
+    # here (its boots, checks and duet window).
+    def duet_recommendation(precision, level)
+      logs = duet_start_logs
+      return nil if logs.size < 2
+
+      starts = starts_for(Stats.stddev(logs)**2, Math.log(1 + precision), level)
+      first_stage = %w[deployments windows].map { |key| Suite::KEYS.fetch(key).default }.inject(:*)
+      { "precision" => precision, "ratio_from" => "duet windows", "windows_per_start" => nil, "starts" => starts,
+        "wall_s" => (starts * start_cost_s) + (2 * first_stage * window_cost_s) }
     end
 
     def lines(precision: 0.05)
@@ -133,9 +151,9 @@ module Rackbench
                "#{outcome_text(sim)}"
       end
       if (rec = recommendation(precision: precision))
-        out << "for ±#{pct(precision)} on a ratio of two configs in the least time: #{rec["windows_per_start"]} window(s) " \
-               "per start, about #{rec["starts"]} starts, #{format("%.0f", rec["wall_s"])} s per pair " \
-               "(a start costs #{format("%.1f", start_cost_s)} s, a window #{format("%.1f", window_cost_s)} s here)"
+        out << recommendation_text(rec)
+        return out << duet_not_simulated_text if rec["ratio_from"]
+
         at = simulated_at_recommendation(precision: precision)
         out << if at
                  "the procedure at those settings (windows: #{rec["windows_per_start"]}, max_deployments: " \
@@ -152,7 +170,7 @@ module Rackbench
     # (nil beyond SIMULATED_STARTS starts: a design of hundreds of looks takes minutes to build).
     def simulated_at_recommendation(precision: 0.05)
       rec = recommendation(precision: precision) or return nil
-      return nil if rec["starts"] > SIMULATED_STARTS
+      return nil if rec["starts"] > SIMULATED_STARTS || rec["ratio_from"]
 
       @simulated_at_recommendation ||= simulate(@settings.merge("windows" => rec["windows_per_start"], "max_cell_s" => 10_000,
                                                                 "max_deployments" => [rec["starts"], 3].max))
@@ -167,6 +185,38 @@ module Rackbench
     end
 
     private
+
+    def recommendation_text(rec)
+      costs = "a start costs #{format("%.1f", start_cost_s)} s, a window #{format("%.1f", window_cost_s)} s here"
+      if rec["ratio_from"]
+        return "for ±#{pct(rec["precision"])} on a ratio of two configs: about #{rec["starts"]} starts, the ratio from " \
+               "their duet windows, one a start, as the procedure measures it (the windows in turns do not narrow " \
+               "it), #{format("%.0f", rec["wall_s"])} s per pair (#{costs})"
+      end
+
+      "for ±#{pct(rec["precision"])} on a ratio of two configs in the least time: #{rec["windows_per_start"]} window(s) " \
+        "per start, about #{rec["starts"]} starts, #{format("%.0f", rec["wall_s"])} s per pair (#{costs})"
+    end
+
+    def duet_not_simulated_text
+      "not simulated at those settings: the simulation draws the windows in turns again, and this ratio comes " \
+        "from the duet windows (run an A/A with max_deployments at those starts to check it)"
+    end
+
+    # Each start's log ratio A/B from its duet windows paired by round, as
+    # Comparison reads them: rounds a starved load generator spoiled left out.
+    def duet_start_logs
+      duet_pairs.group_by { |r, _| r.deployment }.sort_by { |start, _| start.to_i }.map do |_, list|
+        Stats.mean(list.map { |x, y| Math.log(x.good_requests_per_s / y.good_requests_per_s) })
+      end
+    end
+
+    # [A's, B's] duet window of each round both have, but the spoiled ones.
+    def duet_pairs
+      spoiled = [a, b].flat_map { |m| m.ratio_repeats.select { |r| r.noise&.dig("starved_in_duet") }.map(&:round) }
+      by_round = b.ratio_repeats.to_h { |r| [r.round, r] }
+      a.ratio_repeats.reject { |r| spoiled.include?(r.round) }.filter_map { |r| (other = by_round[r.round]) && [r, other] }
+    end
 
     # The config both cells measured, labelled by its adapter (the A and B labels left out).
     def config_label = Servers.fetch(a.server).new(a.config.except("label")).label
