@@ -122,14 +122,16 @@ module Rackbench
     # windows in turns do not narrow it: only starts do, at the spread of a
     # start's duet log ratio as this run measured it. The wall time: the
     # first stage's windows in turns, then every start at what a start cost
-    # here (its boots, checks and duet window).
+    # here (its boots, checks and duet window). Its windows per start are the
+    # default's, which the figures beside the ratio read.
     def duet_recommendation(precision, level)
       logs = duet_start_logs
       return nil if logs.size < 2
 
       starts = starts_for(Stats.stddev(logs)**2, Math.log(1 + precision), level)
-      first_stage = %w[deployments windows].map { |key| Suite::KEYS.fetch(key).default }.inject(:*)
-      { "precision" => precision, "ratio_from" => "duet windows", "windows_per_start" => nil, "starts" => starts,
+      windows = Suite::KEYS.fetch("windows").default # the figures' windows in turns, as they are
+      first_stage = Suite::KEYS.fetch("deployments").default * windows
+      { "precision" => precision, "ratio_from" => "duet windows", "windows_per_start" => windows, "starts" => starts,
         "wall_s" => (starts * start_cost_s) + (2 * first_stage * window_cost_s) }
     end
 
