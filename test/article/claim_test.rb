@@ -41,7 +41,7 @@ module Rackbench
       assert_equal %i[not_settled undecided], [a.outcome, a.reason]
       assert_operator a.interval.low, :<, 1
       assert_operator a.interval.high, :>, 1
-      assert_equal 3, a.facts["more_starts"], "within reach of the 4 starts spent"
+      assert_includes 1..12, a.facts["more_starts"], "named: within reach of the 4 starts spent (at most 3x)"
       assert_operator a.facts["more_s"], :>, 0
       noisy = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: NOISY_A),
                cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 102.0, spread: NOISY_B)]
