@@ -49,6 +49,8 @@ module Rackbench
                    error.message, "what tells a stalled server from load that never ran, and a starved one from a stalled one")
       assert File.exist?(File.join(@trial.dir, "native.out")), "the first window's output is kept"
       assert File.exist?(File.join(@trial.dir, "again-native.out")), "the second window ran"
+      assert File.exist?(File.join(@trial.dir, "again2-native.out")), "starved again: a third ran"
+      refute File.exist?(File.join(@trial.dir, "again3-native.out")), "and no more (Window::AGAIN)"
     end
 
     # Poisson arrivals at 0.2 req/s leave a 0.5 s window empty 90 % of the

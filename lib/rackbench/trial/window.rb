@@ -19,13 +19,15 @@ module Rackbench
     # waited for a CPU half the window's length (EmptyWindow#starved?),
     # measured the machine's other work, not the server (a server pinned to a
     # CPU that others saturate can go seconds without running): it is
-    # measured once more, after the drain, and the repeat's noise record keeps
-    # what they held in the first ("starved_other_cpu_share"). Nothing
-    # completing again is the server's result. So is a window in which
+    # measured once more, after the drain (twice if starved again: at load 50
+    # one retry was starved too), and the repeat's noise record keeps what
+    # they held in the first ("starved_other_cpu_share"). Nothing completing
+    # then is the server's result. So is a window in which
     # requests completed while the engine was kept off its CPU
     # (StarvedEngine): measured once more, its first wait kept
     # ("starved_engine_wait_s").
     STARVED_SHARE = 0.9
+    AGAIN = 2 # starved windows measured again at most this many times in a row
 
     # One engine run with what was read beside it.
     Run = Struct.new(:result, :noise, :samples, :used, :drain_s, :started_us, :measured_from_s, keyword_init: true)
@@ -59,22 +61,36 @@ module Rackbench
                  start_line: start_line }
       boot = deployment.boot_samples # the deployment's first window: its memory from the server's start
       boot_s = deployment.take_boot_s
-      run = run_once(deployment, load, around, log_name)
-      if !partners.empty? && starved?(deployment, run, load)
-        # A duet's window measured again alone would not be a duet's: kept,
-        # marked, and left out of the duet's ratio (Comparison).
-        run.noise["starved_in_duet"] = true
-      elsif starved?(deployment, run, load)
-        first = run
-        run = run_once(deployment, load, around, "again-#{log_name}")
-        run.noise["starved_other_cpu_share"] = first.noise["other_cpu_share"]
-        run.noise["starved_engine_wait_s"] = starved_engine(first, load).wait_s if first.result.requests.to_i.positive?
-      end
+      run = measured_again(deployment, load, around, log_name, run_once(deployment, load, around, log_name))
       check!(deployment, run)
       repeat(deployment, run, boot, probe_dir).tap { |r| r.resources["boot_s"] = boot_s if boot_s }
     end
 
     private
+
+    # A starved window (#starved?) measured again, up to AGAIN times while
+    # it stays starved; the repeat keeps what the first one's others held.
+    # A duet's window (partners) that counted requests is kept instead,
+    # marked "starved_in_duet": measured again alone, its server would have
+    # the CPU to itself, which is no duet's window, and a ratio leaves such
+    # rounds out (Comparison). One that counted nothing is measured again
+    # all the same, and marked too.
+    def measured_again(deployment, load, around, log_name, run)
+      first = run
+      duet = !around[:partners].empty?
+      AGAIN.times do |i|
+        break unless starved?(deployment, run, load)
+        break run.noise["starved_in_duet"] = true if duet && run.result.requests.to_i.positive?
+
+        run = run_once(deployment, load, around, "again#{i + 1 if i.positive?}-#{log_name}")
+        run.noise["starved_in_duet"] = true if duet
+      end
+      return run if run.equal?(first)
+
+      run.noise["starved_other_cpu_share"] = first.noise["other_cpu_share"]
+      run.noise["starved_engine_wait_s"] = starved_engine(first, load).wait_s if first.result.requests.to_i.positive?
+      run
+    end
 
     # around: the window's dir, drain, dependencies and neighbours (#measure).
     def run_once(deployment, load, around, log_name)
