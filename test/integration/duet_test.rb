@@ -45,7 +45,9 @@ module Rackbench
       a, b = store.measurements(run_id)
       assert_equal(%w[ok ok], [a.status, b.status], [a.reason, b.reason].compact.join("; "))
       assert_equal [4, 4], [a.repeats.size, b.repeats.size], "the figures read the 4 windows in turns"
-      assert_equal [2, 2], [a.ratio_repeats.size, b.ratio_repeats.size], "one ratio window a start"
+      first_busy = [a, b].all? { |m| Measurement::DuetBusy.busy?(m.ratio_repeats.first(1)) }
+      assert_equal(first_busy ? [2, 2] : [1, 1], [a.ratio_repeats.size, b.ratio_repeats.size],
+                   "one ratio window a start, none after one whose server idled")
       a.ratio_repeats.zip(b.ratio_repeats).each do |ra, rb|
         assert_equal ra.round, rb.round
         assert_equal ra.noise["start_at"], rb.noise["start_at"], "round #{ra.round}: both loads given one instant"
@@ -58,7 +60,7 @@ module Rackbench
       assert_equal busy, comparison.ratio_windows?, "the ratio is the duet's exactly while both servers kept the CPU busy"
       assert_equal busy ? "duet windows" : nil, comparison.to_h["ratio_from"]
       stored = store.repeats(run_id).values.flatten.count(&:ratio?)
-      assert_equal 4, stored, "every ratio window stored, marked as one"
+      assert_equal a.ratio_repeats.size * 2, stored, "every ratio window stored, marked as one"
       assert_nothing_left
     ensure
       store&.close
