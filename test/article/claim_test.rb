@@ -41,12 +41,16 @@ module Rackbench
       assert_equal %i[not_settled undecided], [a.outcome, a.reason]
       assert_operator a.interval.low, :<, 1
       assert_operator a.interval.high, :>, 1
-      assert_includes 1..12, a.facts["more_starts"], "named: within reach of the 4 starts spent (at most 3x)"
+      assert_includes 1..12, a.facts["more_starts"], "within reach of the 4 starts spent (at most 3x)"
+      assert_equal 4, a.facts["after_starts"]
       assert_operator a.facts["more_s"], :>, 0
       noisy = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: NOISY_A),
                cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 102.0, spread: NOISY_B)]
       far = answer({ "says" => "Puma beats Unicorn", "a" => PUMA, "b" => UNICORN }, noisy)
-      assert_equal [:not_settled, nil], [far.outcome, far.facts["more_starts"]], "more starts than 3x those spent: not named"
+      assert_equal :not_settled, far.outcome
+      assert_operator far.facts["more_starts"], :>, 3 * 4, "named even past 3x the starts spent: the time it would take"
+      assert_match(/about #{far.facts["more_starts"]} more starts of each \(after \d+\) would likely settle it \(\d/,
+                   text(far).sentence)
     end
 
     def test_about_twice_as_fast_is_no_when_the_interval_is_clear_of_the_band

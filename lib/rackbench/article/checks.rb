@@ -69,14 +69,31 @@ module Rackbench
           end
         end
 
-        # How many more starts would likely settle it, and the seconds of load
-        # they cost, when that is within reach (Comparison#reachable_more_starts).
+        # How many more starts would likely settle it (Comparison#more_starts),
+        # after how many, and the seconds of load they cost: what a page says
+        # of every claim left open, however far out of this run's reach.
         def more(comparison)
-          starts = comparison.reachable_more_starts
-          return {} unless starts
+          more_starts = comparison.more_starts
+          return {} unless more_starts
 
-          per_start_s = [comparison.a, comparison.b].sum { |m| load_s_per_start(m) }
-          { more_starts: starts, more_s: (starts * per_start_s).round }
+          more_facts(more_starts, comparison.starts, [comparison.a, comparison.b])
+        end
+
+        # The same for an interval that must clear edge (a band's, a share's):
+        # it narrows as 1 / sqrt(starts) around its estimate. log: a ratio's
+        # interval, read on the log scale.
+        def more_to_clear(ci, edge, starts, measurements, log: true)
+          scale = log ? ->(x) { Math.log(x) } : ->(x) { x }
+          half_width = (scale.call(ci.high) - scale.call(ci.low)) / 2
+          distance = (scale.call(ci.estimate) - scale.call(edge)).abs
+          return {} unless distance.positive? && starts.to_i.positive?
+
+          more_facts(((starts * ((half_width / distance)**2)).ceil - starts).clamp(1, 10_000), starts, measurements)
+        end
+
+        def more_facts(more_starts, starts, measurements)
+          per_start_s = measurements.sum { |m| load_s_per_start(m) }
+          { more_starts: more_starts, after_starts: starts, more_s: (more_starts * per_start_s).round }
         end
 
         def load_s_per_start(measurement)

@@ -29,13 +29,16 @@ module Rackbench
         def band = claim.spec["factor"]
 
         # Faster; with a band, "yes" only when the whole interval lies in it,
-        # "no" when clear of it, else not settled (it straddles an edge).
+        # "no" when clear of it, else not settled (it straddles an edge: the
+        # more starts are those that would bring it clear of the nearest).
         def within_band(comparison, facts)
           ci = comparison.ci
           return reply(:yes, :supported, interval: ci, **facts) if band.nil? || (ci.low >= band.min && ci.high <= band.max)
           return reply(:no, :outside_band, interval: ci, **facts) if ci.low > band.max || ci.high < band.min
 
-          reply(:not_settled, :undecided, interval: ci, **facts)
+          edge = band.minmax.min_by { |e| Math.log(e / ci.estimate).abs }
+          reply(:not_settled, :undecided, interval: ci, **facts,
+                                          **more_to_clear(ci, edge, comparison.starts, [comparison.a, comparison.b]))
         end
 
         def decide(comparison, facts)

@@ -20,18 +20,19 @@ module Rackbench
           ci = interval(shares)
           return reply(:not_settled, :one_start, **facts) unless ci
 
-          decide(ci, facts)
+          decide(ci, facts, a.measurement)
         end
 
         private
 
         def share = claim.spec.fetch("share", 0.5)
 
-        def decide(ci, facts)
+        def decide(ci, facts, measurement)
           return reply(:yes, :supported, interval: ci, **facts) if ci.low > share
           return reply(:no, :contradicted, interval: ci, **facts) if ci.high < share
 
-          reply(:not_settled, :undecided, interval: ci, **facts)
+          reply(:not_settled, :undecided, interval: ci, **facts,
+                                          **more_to_clear(ci, share, facts[:starts], [measurement], log: false))
         end
 
         # Each start's failed requests over its attempted ones.

@@ -25,12 +25,12 @@ module Rackbench
                     head_s: series.first && head(series.first).size, tail_s: series.first && tail(series.first).size }
           return reply(:cannot_show_here, :no_series, **facts) if series.empty?
 
-          decide(series, facts)
+          decide(series, facts, a.measurement)
         end
 
         private
 
-        def decide(series, facts)
+        def decide(series, facts, measurement)
           ratios = series.map { |xs| Stats.mean(head(xs)) / Stats.mean(tail(xs)) }
           sample = StartSample.new(ratios.map { |r| [r] })
           ci = sample.interval
@@ -39,7 +39,8 @@ module Rackbench
           return reply(:yes, :supported, interval: ci, **facts) if ci.high < WARM_UP_SHARE
           return reply(:no, :contradicted, interval: ci, **facts) if ci.low > WARM_UP_SHARE
 
-          reply(:not_settled, :undecided, interval: ci, **facts)
+          reply(:not_settled, :undecided, interval: ci, **facts,
+                                          **more_to_clear(ci, WARM_UP_SHARE, series.size, [measurement]))
         end
 
         def head(xs) = xs.first([xs.size / 4, 1].max)

@@ -106,8 +106,10 @@ module Rackbench
       def more_text
         return "" unless @facts["more_starts"]
 
-        "; about #{@facts["more_starts"]} more start#{"s" unless @facts["more_starts"] == 1} of each would likely " \
-          "settle it (#{@facts["more_s"]} s of load)"
+        each = @facts["b"] || @facts["rival"] ? " of each" : ""
+        after = @facts["after_starts"] ? " (after #{@facts["after_starts"]})" : ""
+        "; about #{@facts["more_starts"]} more start#{"s" unless @facts["more_starts"] == 1}#{each}#{after} would " \
+          "likely settle it (#{duration(@facts["more_s"])} of load)"
       end
 
       def errors_found_text = "#{@facts["errors"]}/#{@facts["attempted"]} errors (#{@facts.dig("a", "label")})"
@@ -122,7 +124,7 @@ module Rackbench
                      "one start: no interval"
                    end
         "#{@facts.dig("a", "label")} failed #{@facts["errors"]}/#{@facts["attempted"]} requests, #{measured} " \
-          "(the claim: more than #{pct(@facts["share"])})"
+          "(the claim: more than #{pct(@facts["share"])})#{more_text}"
       end
 
       def warm_up_text
@@ -130,7 +132,7 @@ module Rackbench
         starts = "#{@facts["starts"]} cold start#{"s" unless @facts["starts"] == 1}"
         measured = ci ? "#{pct(ci.estimate)} [#{pct(ci.low)}, #{pct(ci.high)}]" : "#{pct(@facts["estimate"])} (no interval)"
         "the first #{@facts["head_s"]} s ran at #{measured} of the last #{@facts["tail_s"]} s " \
-          "(#{@facts.dig("a", "label")}, #{starts})"
+          "(#{@facts.dig("a", "label")}, #{starts})#{more_text}"
       end
 
       def cpus_text
@@ -170,6 +172,14 @@ module Rackbench
         return "infinitely" if value.infinite?
 
         "#{value.round(value < 10 ? 2 : 1)}x"
+      end
+
+      # "57 s", "12 min", "3.5 hours": the load more starts would cost.
+      def duration(seconds)
+        return "#{seconds} s" if seconds < 120
+        return "#{(seconds / 60.0).round} min" if seconds < 7200
+
+        "#{(seconds / 3600.0).round(1)} hours"
       end
 
       def pct(share, digits = 0) = "#{format("%.#{digits}f", share * 100)} %"
