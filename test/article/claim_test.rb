@@ -63,6 +63,12 @@ module Rackbench
       straddling = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 250.0, spread: [0.9, 1.0, 1.1]),
                     cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: [1.05, 0.95, 1.0])]
       assert_equal :not_settled, answer(spec, straddling).outcome, "[1.79, 3.47] reaches past the band's 2.5"
+      inside = [cell("puma x2:10", PUMA, endpoint: "sleep", concurrency: 50, rps: 200.0, spread: [0.9, 1.0, 1.1]),
+                cell("unicorn x2", UNICORN, endpoint: "sleep", concurrency: 50, rps: 100.0, spread: [1.05, 0.95, 1.0])]
+      open = answer(spec, inside)
+      assert_equal :not_settled, open.outcome
+      assert_operator open.facts["more_starts"], :>=, 1, "the starts that would bring 2.0x's interval inside the band"
+      assert_equal 3, open.facts["after_starts"]
     end
 
     def test_beats_answers_no_when_the_other_is_ahead_and_a_lower_is_better_metric_turns_the_ratio
@@ -197,6 +203,13 @@ module Rackbench
       assert_equal :yes, a.outcome
       assert_in_delta 0.86, a.interval.estimate, 0.001
       assert_equal :no, Article::Claim.new(spec.merge("share" => 0.95), [rejecting]).answer.outcome
+      varying = Measurement.new(rejecting.cell, [800, 860, 920].each_with_index.map do |rejected, i|
+        repeat(i + 1, 1400.0, 1000, 0, 10.0, 50.0, [], nil, 90.0, 50, rejected)
+      end)
+      open = Article::Claim.new(spec.merge("share" => 0.75), [varying]).answer
+      assert_equal :not_settled, open.outcome, "86 % [71 %, 100 %] over 3 starts holds 75 %"
+      assert_match(/\(the claim: more than 75 %\); about \d+ more starts? \(after 3\) would likely settle it \(\d+ s of load\)\z/,
+                   text(open).detail)
     end
 
     def test_warm_up_has_an_interval_over_cold_starts_with_a_real_level
