@@ -21,13 +21,14 @@ module Rackbench
     # Ratio windows (ratio: duet) after the windows in turns, one a start,
     # each at rps * factor, in rounds of their own; busy: the share of the
     # window the server was runnable (DuetBusy).
-    def with_ratio(measurement, rps, factors, busy:)
+    def with_ratio(measurement, rps, factors, busy:, instant: 1_000)
       ratio = factors.each_with_index.map do |f, i|
         result = Result.new(engine: "native", requests: 500, duration_s: 500 / (rps * f), requests_per_s: rps * f,
                             errors: {}, histogram: [[20_000, 500]])
         Measurement::Repeat.new(index: 100 + i, deployment: i + 1, round: 100 + i, result: result,
                                 resources: { "cpu_s" => busy, "cpu_wait_s" => 0.0, "sampled_s" => 1.0 },
-                                noise: { "window" => Measurement::RATIO_WINDOW, "duet" => "cgroup v2" })
+                                noise: { "window" => Measurement::RATIO_WINDOW, "duet" => "cgroup v2",
+                                         "start_at" => instant + i })
       end
       Measurement.new(measurement.cell, measurement.repeats + ratio)
     end
@@ -66,6 +67,25 @@ module Rackbench
       c = Comparison.new(a, b)
       assert_equal 4, c.starts
       assert_equal :equivalent, c.verdict, c.to_s
+    end
+
+    # Ratio windows that stopped early (a third config of the block idled)
+    # are fewer than the starts in turns: the turns' starts are read.
+    def test_fewer_ratio_windows_than_starts_in_turns_are_not_read_instead_of_them
+      a = with_ratio(measure("a", 100.0, [1.0, 1.01, 0.99, 1.0, 1.0]), 50.0, [1.0, 1.3], busy: 0.98)
+      b = with_ratio(measure("b", 100.0, [1.0, 1.0, 1.01, 0.99, 1.0]), 50.0, [1.0, 1.0], busy: 0.97)
+      c = Comparison.new(a, b)
+      refute c.ratio_windows?
+      assert_equal 5, c.starts
+      assert_equal :equivalent, c.verdict, c.to_s
+    end
+
+    # Rounds are numbered per block: a round of the same number in another
+    # block (a claim comparing two endpoints) is no duet of these two.
+    def test_ratio_windows_pair_only_when_loaded_at_one_instant
+      a = with_ratio(measure("a", 100.0, [1.0, 1.01, 0.99, 1.0, 1.0]), 50.0, [1.0] * 5, busy: 0.98)
+      b = with_ratio(measure("b", 100.0, [1.0, 1.0, 1.01, 0.99, 1.0]), 50.0, [1.0] * 5, busy: 0.97, instant: 9_000)
+      refute Comparison.new(a, b).ratio_windows?
     end
 
     def test_ratio_windows_never_pair_across_runs_nor_give_latency_verdicts

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "comparison/ratio_windows"
+
 module Rackbench
   # Two measurements of the same endpoint and concurrency compared on one
   # metric: the ratio of their figures with an interval from server starts
@@ -184,16 +186,8 @@ module Rackbench
       end
     end
 
-    # Whether the ratio comes from ratio windows: a throughput metric of two
-    # configs of one run that both have at least two in common rounds, in
-    # which both servers kept the CPU busy.
-    def ratio_windows?
-      return @ratio_windows if defined?(@ratio_windows)
-
-      @ratio_windows = throughput_metric? && @paired != false &&
-                       [a, b].all? { |m| m.respond_to?(:ratio_repeats) && Measurement::DuetBusy.busy?(m.ratio_repeats) } &&
-                       ((a.ratio_repeats.map(&:round) & b.ratio_repeats.map(&:round)).compact - spoiled_rounds).size >= 2
-    end
+    # Whether the ratio comes from ratio windows (RatioWindows#read?).
+    def ratio_windows? = throughput_metric? && @paired != false && ratio_source.read?
 
     def to_h
       { "a" => a.label, "b" => b.label, "metric" => metric, "ratio" => ratio, "ci" => ci&.to_a, "level" => ci&.level,
@@ -390,20 +384,11 @@ module Rackbench
       value&.positive? ? value : nil
     end
 
-    # The windows a paired ratio reads: the ratio windows, but those a
-    # starved load generator spoiled (Window: one side's server idled while
-    # its partner took the CPU; the mark comes from the OS's accounting, not
-    # from the figure); else the windows in turns.
-    def pair_repeats(measurement)
-      return measurement.repeats unless ratio_windows?
+    # The windows a paired ratio reads: the ratio windows RatioWindows
+    # pairs, else the windows in turns.
+    def pair_repeats(measurement) = ratio_windows? ? ratio_source.repeats_of(measurement) : measurement.repeats
 
-      spoiled = spoiled_rounds
-      measurement.ratio_repeats.reject { |r| spoiled.include?(r.round) }
-    end
-
-    def spoiled_rounds
-      @spoiled_rounds ||= [a, b].flat_map { |m| m.ratio_repeats.select { |r| r.noise&.dig("starved_in_duet") }.map(&:round) }
-    end
+    def ratio_source = @ratio_source ||= RatioWindows.new(a, b)
 
     def common_rounds
       rounds_a = a.repeats.map(&:round)
