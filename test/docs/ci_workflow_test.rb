@@ -34,12 +34,7 @@ module Rackbench
       out.strip
     end
 
-    # An app whose answer sleeps sleep_ms (±25 %: clients drift out of step), and its suite. Its
-    # windows are short: calibrate measures with its own (2 s), and on a busy machine its A/A run of two
-    # starts often finds no spread between starts and recommends its most windows a start (10), which
-    # ab then takes on each of its 3 starts of both revisions: 60 windows, 280 s of the test's 395 s at
-    # load 13-22 with 1 s windows. A 0.5 s window of the fast revision still counts about 40 requests,
-    # of the slow one about 10, and the 10 windows of a start average them.
+    # An app whose answer sleeps sleep_ms (±25 %: clients drift out of step), and its suite.
     def commit_app(sleep_ms, message)
       range = "#{sleep_ms * 0.75 / 1000}..#{sleep_ms * 1.25 / 1000}"
       File.write(File.join(@repo, "config.ru"),
@@ -48,8 +43,8 @@ module Rackbench
         app: config.ru
         endpoints: [/]
         concurrency: [8]
-        duration_s: 0.5
-        warmup_s: 0.25
+        duration_s: 1
+        warmup_s: 0.5
         servers:
           - {server: puma, threads: 16}
       YAML
