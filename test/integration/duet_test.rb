@@ -51,6 +51,8 @@ module Rackbench
       a.ratio_repeats.zip(b.ratio_repeats).each do |ra, rb|
         assert_equal ra.round, rb.round
         assert_equal ra.noise["start_at"], rb.noise["start_at"], "round #{ra.round}: both loads given one instant"
+        refute_nil ra.noise["start_line_at"], "the duet's instant kept, whatever the engine"
+        assert_equal ra.noise["start_line_at"], rb.noise["start_line_at"]
         assert_includes a.repeats.map(&:deployment), ra.deployment, "a ratio window belongs to a start measured in turns"
       end
       turns = a.repeats.map(&:round) | b.repeats.map(&:round)

@@ -51,7 +51,8 @@ module Rackbench
         result = Result.new(engine: "native", requests: 50, duration_s: 1.0, requests_per_s: 50 * share)
         Measurement::Repeat.new(index: 100 + i, deployment: i + 1, round: 100 + i, result: result,
                                 resources: { "cpu_s" => 0.98, "cpu_wait_s" => 0.0, "sampled_s" => 1.0 },
-                                noise: { "window" => Measurement::RATIO_WINDOW, "duet" => "cgroup v2" })
+                                noise: { "window" => Measurement::RATIO_WINDOW, "duet" => "cgroup v2",
+                                         "start_line_at" => 1_000 + i })
       end
       Measurement.new(measurement.cell, measurement.repeats + ratio)
     end

@@ -116,6 +116,7 @@ module Rackbench
       noise_h["idle_background_cpu_share"] = drain.background_share if drain&.background_share
       noise_h["load_started_us"] = started_us
       noise_h.merge!("start_at" => load.start_at, "start_late_s" => result.start_late_s) if load.start_at
+      noise_h["start_line_at"] = instant if instant # the duet's instant, whatever the engine
       Run.new(result: result, noise: noise_h, samples: samples, used: used, drain_s: drain_s, started_us: started_us,
               measured_from_s: measured_from_s)
     end

@@ -9,7 +9,7 @@ module Rackbench
     # - both servers were busy in them (Measurement::DuetBusy: runnable 90 %
     #   of the time), or the ratio is not one of costs;
     # - they are one duet: rounds of both sides loaded at one instant (the
-    #   StartLine's start_at), not rounds of the same number in another block;
+    #   StartLine's), not rounds of the same number in another block;
     # - they cover every start both sides measured in turns (ratio windows
     #   that stopped early, a third config of the block having idled, are not
     #   read instead of more starts in turns);
@@ -41,11 +41,14 @@ module Rackbench
 
       def common_rounds
         @common_rounds ||= begin
-          instants = @b.ratio_repeats.to_h { |r| [r.round, r.noise&.dig("start_at")] }
-          @a.ratio_repeats.select { |r| r.round && r.noise&.dig("start_at") && instants[r.round] == r.noise["start_at"] }
-            .map(&:round)
+          instants = @b.ratio_repeats.to_h { |r| [r.round, instant(r)] }
+          @a.ratio_repeats.select { |r| r.round && instant(r) && instants[r.round] == instant(r) }.map(&:round)
         end
       end
+
+      # The StartLine's instant the window began at (start_line_at, any
+      # engine; start_at, an engine that starts at it: windows stored before).
+      def instant(repeat) = repeat.noise&.dig("start_line_at") || repeat.noise&.dig("start_at")
 
       def spoiled_rounds
         [@a, @b].flat_map { |m| m.ratio_repeats.select { |r| r.noise&.dig("starved_in_duet") }.map(&:round) }
