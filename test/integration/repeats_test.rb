@@ -86,7 +86,9 @@ module Rackbench
       comparison = Comparison.new(*cells)
       skip "the identical configs came out apart by chance: #{comparison}" if comparison.decided?
       # every start measured the cell: in turns, or (ratio: duet, after the first stage) in ratio windows only
-      cells.each { |m| assert_equal [1, 2, 3, 4], (m.repeats + m.ratio_repeats).map(&:deployment).uniq.sort, m.label }
+      cells.each do |m|
+        assert_equal [1, 2, 3, 4], (m.repeats + m.ratio_repeats).map(&:deployment).uniq.sort, "#{m.label}: #{m.status} #{m.reason}"
+      end
     end
 
     def test_a_server_still_busy_after_the_load_is_waited_for_before_the_next_window
