@@ -87,7 +87,8 @@ module Rackbench
       skip "the identical configs came out apart by chance: #{comparison}" if comparison.decided?
       # every start measured the cell: in turns, or (ratio: duet, after the first stage) in ratio windows only
       cells.each do |m|
-        assert_equal [1, 2, 3, 4], (m.repeats + m.ratio_repeats).map(&:deployment).uniq.sort, "#{m.label}: #{m.status} #{m.reason}"
+        assert_equal [1, 2, 3, 4], (m.repeats + m.ratio_repeats).map(&:deployment).uniq.sort,
+                     "#{m.label}: #{m.status} #{m.reason}"
       end
     end
 
