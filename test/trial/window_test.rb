@@ -81,16 +81,7 @@ module Rackbench
     # completed, yet the window is measured once more (the loop gone), and
     # the repeat keeps the first one's wait.
     def test_a_window_whose_engine_was_kept_off_its_cpu_is_measured_again
-      cpus = Pinning.available_cpus
-      skip "needs two CPUs: one for the server, one for the engine and what holds it" if cpus.size < 2
-      hog = []
-      @engine = FirstRunNiced.new(after_it: -> { stop(hog) })
-      start(pinning: Pinning.new([cpus.first], [cpus.last]))
-      load = Engines::Load.new(target: @trial.target("/hello"), concurrency: 8, threads: 1, duration_s: 1, timeout_s: 5,
-                               traffic: Traffic.new({ "name" => "hello", "path" => "/hello" }))
-      hog << Process.spawn("taskset", "-c", cpus.last.to_s, "sh", "-c", "while :; do :; done")
-      repeat = @trial.measure(load, dir: @trial.dir)
-      first = JSON.parse(File.read(File.join(@trial.dir, "native.out")))
+      repeat, first = measure_with_engine_starved
       assert_operator first["requests"], :>, 0, "the first window counted requests: #{first.slice("requests", "client_cpu")}"
       wait_s = repeat.noise["starved_engine_wait_s"]
       refute_nil wait_s, "not measured again: the first window's engine #{first["client_cpu"]}"
@@ -98,14 +89,22 @@ module Rackbench
       assert_operator wait_s, :>=, 0.5, "the engine waited half its 1 s window or more"
       assert File.exist?(File.join(@trial.dir, "again-native.out")), "the second window ran"
       assert_operator repeat.result.requests, :>, first["requests"], "the second window's engine ran"
-    ensure
-      stop(hog || [])
     end
 
     # The same starved engine in a duet's window (partners loaded at once):
     # measured again alone it would be no duet's window, so it is kept and
     # marked for the comparison to leave out.
     def test_a_duet_window_whose_engine_was_kept_off_its_cpu_is_kept_and_marked_never_measured_alone
+      repeat, first = measure_with_engine_starved(duet: true)
+      assert_operator first.dig("client_cpu", "wait_s"), :>=, 0.5, "the engine waited half its window: #{first["client_cpu"]}"
+      assert_equal true, repeat.noise["starved_in_duet"]
+      refute File.exist?(File.join(@trial.dir, "again-native.out")), "no window measured alone"
+    end
+
+    # One window of /hello whose engine's first run is at nice 19 beside a
+    # busy loop on its CPU (duet: the loop's pid as its partner): the repeat
+    # and the first run's output.
+    def measure_with_engine_starved(duet: false)
       cpus = Pinning.available_cpus
       skip "needs two CPUs: one for the server, one for the engine and what holds it" if cpus.size < 2
       hog = []
@@ -114,11 +113,8 @@ module Rackbench
       load = Engines::Load.new(target: @trial.target("/hello"), concurrency: 8, threads: 1, duration_s: 1, timeout_s: 5,
                                traffic: Traffic.new({ "name" => "hello", "path" => "/hello" }))
       hog << Process.spawn("taskset", "-c", cpus.last.to_s, "sh", "-c", "while :; do :; done")
-      repeat = @trial.measure(load, dir: @trial.dir, partners: hog.dup)
-      first = JSON.parse(File.read(File.join(@trial.dir, "native.out")))
-      assert_operator first.dig("client_cpu", "wait_s"), :>=, 0.5, "the engine waited half its window: #{first["client_cpu"]}"
-      assert_equal true, repeat.noise["starved_in_duet"]
-      refute File.exist?(File.join(@trial.dir, "again-native.out")), "no window measured alone"
+      repeat = @trial.measure(load, dir: @trial.dir, partners: duet ? hog.dup : [])
+      [repeat, JSON.parse(File.read(File.join(@trial.dir, "native.out")))]
     ensure
       stop(hog || [])
     end
