@@ -18,6 +18,14 @@ module Rackbench
       assert_equal 1, suite["duration_s"]
     end
 
+    def test_windows_of_a_number_of_requests_measure_ratios_in_turns_unless_the_suite_says_duet
+      assert_equal "duet", Suite.load(write_suite)["ratio"]
+      assert_equal "turns", Suite.load(write_suite("requests" => 500))["ratio"]
+      assert_equal "turns", Suite.load(write_suite, overrides: { "requests" => 500 })["ratio"], "from the command line"
+      assert_equal "duet", Suite.load(write_suite("requests" => 500, "ratio" => "duet"))["ratio"]
+      assert_equal "turns", Suite.load("lighttpd-proxy-2008", overrides: { "scale" => true })["ratio"]
+    end
+
     def test_statistics_settings_are_checked_with_their_file_line_and_key
       { "repeats" => "many", "min_repeats" => 0, "precision" => 3, "deployments" => 1.5, "order" => "zigzag",
         "drain_path" => "hello" }.each do |key, value|

@@ -75,6 +75,7 @@ module Rackbench
       apply_smoke_statistics if smoke
       validate_overrides_given(overrides)
       @data.merge!(overrides)
+      @data["ratio"] ||= default_ratio
       @data["overrides"] = overrides unless overrides.empty?
     end
 
@@ -294,8 +295,16 @@ module Rackbench
       raise error(["engine"], e.message)
     end
 
+    # ratio: is settled last (#default_ratio), once requests: is known.
     def apply_defaults
-      KEYS.each { |key, knob| @data[key] = knob.default if @data[key].nil? && !knob.default.nil? }
+      KEYS.each { |key, knob| @data[key] = knob.default if key != "ratio" && @data[key].nil? && !knob.default.nil? }
     end
+
+    # A duet's windows must end together. Windows of a number of requests
+    # (requests:, ab -n) do not: the faster side finishes first and the
+    # slower one runs on alone with the CPU to itself, so the ratio read
+    # comes out nearer 1 than the costs are ((1 + r) / 2 for costs r apart).
+    # Such a suite measures its ratios in turns unless it says ratio: duet.
+    def default_ratio = @data["requests"] ? "turns" : KEYS["ratio"].default
   end
 end
