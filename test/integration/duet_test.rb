@@ -67,5 +67,32 @@ module Rackbench
     ensure
       store&.close
     end
+
+    # Sequential: its figures only need the windows in turns, so a block its
+    # ratio windows decide takes one a start in its first stage (two from the
+    # start after one whose ratio window showed a server idle); the run
+    # stores that it did.
+    def test_a_block_its_ratio_windows_decide_takes_one_window_in_turns_a_start_in_its_first_stage
+      store = Store.new(tmpdir)
+      suite = Suite.load(write_suite("engine" => "native", "endpoints" => ["/fibonacci/18"], "duration_s" => 1,
+                                     "repeats" => "auto", "stopping" => "sequential", "deployments" => 3,
+                                     "max_deployments" => 3, "windows" => 2, "ratio" => "duet",
+                                     "servers" => [{ "server" => "puma", "threads" => 1, "label" => "A" },
+                                                   { "server" => "puma", "threads" => 1, "label" => "B" }]))
+      run_id = Runner.new(suite, store: store).run
+      a, b = store.measurements(run_id)
+      assert_equal(%w[ok ok], [a.status, b.status], [a.reason, b.reason].compact.join("; "))
+      [a, b].each do |m|
+        expected = (1..3).to_h do |start|
+          busy = [a, b].all? { |c| Measurement::DuetBusy.busy?(c.ratio_repeats.select { |r| r.deployment < start }, unknown: true) }
+          [start, busy ? 1 : 2]
+        end
+        assert_equal expected, m.repeats.group_by(&:deployment).transform_values(&:size), "#{m.label}: windows in turns a start"
+      end
+      assert_equal 1, store.run(run_id)["settings"]["ratio_stage_windows"], "the run says its first stage took one"
+      assert_nothing_left
+    ensure
+      store&.close
+    end
   end
 end

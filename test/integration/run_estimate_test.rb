@@ -65,7 +65,8 @@ module Rackbench
       reach = ((first["done_s"] - first["first_look_s"]) / (first["cap_s"] - first["first_look_s"])).clamp(0.0, 1.0)
       low = planned.first_look_s
       assert_in_delta factor * (low + (reach * (planned.cap_s - low))), second["about_s"], 0.2
-      refute_in_delta low, second["about_s"], 0.2, "not the plan as it is" if (factor - 1).abs > 0.05
+      # (where the pace moves the figure by more than the tolerance above: a factor of 1.07 moves 2.9 s by 0.19 s)
+      refute_in_delta low, second["about_s"], 0.2, "not the plan as it is" if ((factor - 1) * low).abs > 0.4
     end
   end
 end

@@ -41,6 +41,15 @@ module Rackbench
         assert settings.end_with?(". Smoke run (--smoke): duration_s 4 -> 2"), "what --smoke changed, last: #{settings}"
       end
 
+      def test_the_settings_say_when_ratio_windows_decided_and_what_the_first_stage_took_in_turns
+        duet = RUN.merge("settings" => RUN["settings"].merge("ratio" => "duet"))
+        settings = ->(run) { Base.new(run, []).heading.find { |line| line.start_with?("Settings: ") } }
+        assert_match "a throughput verdict reads those while both servers kept the CPU busy, and", settings.call(duet)
+        staged = duet.merge("settings" => duet["settings"].merge("ratio_stage_windows" => 1))
+        assert_match "(such a block took 1 window in turns a start in its first stage, ratio windows only after it)",
+                     settings.call(staged)
+      end
+
       def test_a_row_carries_the_figure_its_interval_as_numbers_and_the_repeats_over_starts
         row = report.row(cell("puma", { "server" => "puma" }, rps: 2000.0, spread: [0.9, 1.0, 1.1]))
         assert_operator row["requests_per_s_low"], :<, row["requests_per_s"]

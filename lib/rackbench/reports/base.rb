@@ -159,12 +159,21 @@ module Rackbench
         if settings["ratio"] == "duet" && !settings["duet"]
           return "ratio: duet: each start adds a ratio window a block, its configs loaded at one instant on the " \
                  "same CPUs with equal CPU shares; a throughput verdict reads those while both servers kept the " \
-                 "CPU busy, and every figure comes from the windows in turns"
+                 "CPU busy#{ratio_stage_text(settings)}, and every figure comes from " \
+                 "the windows in turns"
         end
         return nil unless settings["duet"]
 
         "duet: the configs of a round loaded at one instant on the same CPUs with equal CPU shares, so each " \
           "figure is a config's under a share of the CPU and the ratios between configs are what to read"
+      end
+
+      # A run whose blocks its ratio windows decided took one window in turns a start in their first stage.
+      def ratio_stage_text(settings)
+        windows = settings["ratio_stage_windows"] or return ""
+
+        " (such a block took #{windows} window#{"s" unless windows == 1} in turns a start in its first stage, " \
+          "ratio windows only after it)"
       end
 
       def overrides_text(overrides)

@@ -81,7 +81,9 @@ module Rackbench
                                        doc: "auto, or a whole number of windows per cell"),
       key("deployments", :whole, min: 1, default: 3,
                                  doc: "server starts before the first look (stein: of the first stage; fixed: in all)"),
-      key("windows", :whole, min: 1, default: 2, doc: "windows per server start (auto)"),
+      key("windows", :whole, min: 1, default: 2,
+                             doc: "windows in turns per server start (auto; with ratio: duet, a block its ratio " \
+                                  "windows decide takes one a start)"),
       key("max_deployments", :whole, min: 1, default: 20, doc: "server starts auto stops at"),
       duration("max_cell_s", "seconds of load per cell beyond which auto adds no start", default: 90),
       key("precision", :number, above: 0, max: 0.99, default: 0.05,

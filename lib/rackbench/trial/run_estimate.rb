@@ -111,22 +111,31 @@ module Rackbench
     # with a block given, of the cells it selects only.
     #
     # ratio: duet adds a ratio window a block (its configs loaded at once);
-    # after the first stage the plan takes every block as one whose servers
-    # keep the CPU busy, so measured in ratio windows only (Runner::Starts).
+    # the plan takes every block of two configs or more as one whose servers
+    # keep the CPU busy, so decided by its ratio windows: one window in turns
+    # a first-stage start, ratio windows only after it (Runner::Starts).
     def start_s(epoch, steady_s, &only)
-      ratio_only = ratio_only?(epoch)
-      windows = ratio_only ? 0 : policy.windows_in_start(epoch)
       units.sum do |blocks|
         cells = blocks.flat_map(&:cells)
         cells = cells.select(&only) if only
         cells.map(&:server_config).uniq.sum { |c| @boots.boot_s(c["server"]) } +
-          cells.sum { |cell| cell_s(windows, steady?(cell) ? steady_s : warmup_s) } +
-          blocks.sum { |block| ratio_s(block.cells & cells, ratio_only) }
+          blocks.sum { |block| block_s(block.cells & cells, epoch, steady_s) }
       end
     end
 
+    # A block's cells in start `epoch`: their windows in turns and its ratio window.
+    def block_s(cells, epoch, steady_s)
+      decided_by_ratio = ratio_decides? && cells.size >= 2
+      windows = if !decided_by_ratio then policy.windows_in_start(epoch)
+                elsif epoch > policy.starts then 0
+                else Runner::Starts::RATIO_STAGE_WINDOWS
+                end
+      cells.sum { |cell| cell_s(windows, steady?(cell) ? steady_s : warmup_s) } +
+        ratio_s(cells, decided_by_ratio && epoch > policy.starts)
+    end
+
     def ratio? = plan.suite["ratio"] == "duet" && !plan.suite["duet"] && !@schedule.sequential?
-    def ratio_only?(epoch) = ratio? && policy.sequential? && !policy.questions? && epoch > policy.starts
+    def ratio_decides? = ratio? && policy.sequential? && !policy.questions?
 
     # A block's ratio window: its configs' loads at once, after a warm-up when it is the start's only window.
     def ratio_s(cells, ratio_only)

@@ -134,9 +134,11 @@ module Rackbench
       @deployments = deployments(recorder, commands, env, resumer)
       @repeats = repeats(recorder, commands, dependencies)
       budget = Budget.new(suite["budget_s"])
-      Starts.new(plan, schedule: schedule, policy: policy, budget: budget, recorder: recorder, deployments: @deployments,
-                       repeats: @repeats, resumer: resumer).run
+      starts = Starts.new(plan, schedule: schedule, policy: policy, budget: budget, recorder: recorder,
+                                deployments: @deployments, repeats: @repeats, resumer: resumer)
+      starts.run
       store.merge_settings(@run["id"], "budget_spent_after_starts" => budget.spent_after) if budget.spent_after
+      store.merge_settings(@run["id"], "ratio_stage_windows" => Starts::RATIO_STAGE_WINDOWS) if starts.ratio_stage_taken?
     end
 
     def deployments(recorder, commands, env, resumer)

@@ -158,6 +158,27 @@ module Rackbench
         assert_includes rounds.map { |e| e[1] }, 4, "the verdict reads the windows in turns, so they go on"
       end
 
+      # Its figures only need the windows in turns, so a block its ratio
+      # windows decide takes one a start in the first stage, whatever
+      # `windows` says; one whose servers idled takes `windows` from the
+      # start after its first ratio window showed it.
+      def test_a_block_its_ratio_windows_decide_takes_one_window_in_turns_a_start_in_the_first_stage
+        @fakes = Fakes.new(ratio_busy: 0.99)
+        starts({ "repeats" => "auto", "deployments" => 3, "windows" => 2, "max_deployments" => 4, "ratio" => "duet" })
+        assert_equal({ 1 => 1, 2 => 1, 3 => 1 }, rounds.map { |e| e[1] }.tally, "one round in turns a start, then none")
+      end
+
+      def test_a_block_whose_servers_idled_takes_its_windows_in_turns_from_the_next_start
+        @fakes = Fakes.new(ratio_busy: 0.3)
+        starts({ "repeats" => "auto", "deployments" => 3, "windows" => 2, "max_deployments" => 3, "ratio" => "duet" })
+        assert_equal({ 1 => 1, 2 => 2, 3 => 2 }, rounds.map { |e| e[1] }.tally)
+      end
+
+      def test_in_turns_every_start_takes_its_windows
+        starts({ "repeats" => "auto", "deployments" => 3, "windows" => 2, "max_deployments" => 4, "ratio" => "turns" })
+        assert_equal [2], rounds.map { |e| e[1] }.tally.values.uniq
+      end
+
       def test_sequential_order_measures_each_config_alone_with_no_side_by_side_start
         plan = starts({ "order" => "sequential" })
         assert_equal plan.cells.map { |c| [c.index] }, rounds.map(&:last).uniq, "one cell a round, config by config"

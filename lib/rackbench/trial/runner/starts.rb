@@ -12,7 +12,8 @@ module Rackbench
     #         its configs deployed side by side, in the order of the start's first round
     #         rounds until each cell has its windows up to this start (Repeats)
     #         ratio: duet, one ratio window of the block's configs at once (Repeats#measure_ratio);
-    #           after the first stage, a block whose servers kept the CPU busy in those gets ratio
+    #           a block whose servers kept the CPU busy in those (or not yet known) takes one
+    #           window in turns a start in the first stage (its figures), and after it ratio
     #           windows only (its verdict reads them; its figures keep the first stage's windows)
     #         after the first stage: the starts it needs decided (RepeatPolicy), or,
     #         sequential, the cells it no longer needs finished
@@ -22,6 +23,8 @@ module Rackbench
     #
     # Created by the Runner once the services, hosts and setup are up.
     class Starts
+      RATIO_STAGE_WINDOWS = 1 # windows in turns a first-stage start of a block its ratio windows decide
+
       def initialize(plan, schedule:, policy:, budget:, recorder:, deployments:, repeats:, resumer: nil)
         @plan = plan
         @schedule = schedule
@@ -35,6 +38,7 @@ module Rackbench
         @rounds = Hash.new(0) # by block: its rounds so far
         @epoch_first_round = {} # by [block, epoch]
         @ratio_only = {} # by block: from the first look on, ratio windows only (#ratio_only?)
+        @windows_in = {} # by [block, epoch]: its windows in turns, decided at that start (#windows_in_start)
       end
 
       def run
@@ -42,6 +46,10 @@ module Rackbench
         run_epoch(epoch) while (epoch += 1) <= last_epoch && @budget.allows?(epoch)
         @recorder.finish_all
       end
+
+      # Whether any block took the first stage's one window in turns a start (#ratio_stage?): the run stores it,
+      # so its report says so.
+      def ratio_stage_taken? = @windows_in.any? { |_, windows| windows == RATIO_STAGE_WINDOWS && windows != @policy.windows }
 
       private
 
@@ -74,7 +82,7 @@ module Rackbench
       # the block's number of starts is decided; the last finishes its cells.
       def run_block(block, epoch)
         deploy_side_by_side(block, epoch)
-        fill_rounds(block, (1..epoch).sum { |e| ratio_only?(block, e) ? 0 : @policy.windows_in_start(e) }, epoch)
+        fill_rounds(block, (1..epoch).sum { |e| windows_in_start(block, e) }, epoch)
         ratio_round(block, epoch)
         if @policy.sequential? then settle(block) if epoch >= @policy.starts
         elsif epoch == @policy.starts then decide_starts(block)
@@ -101,6 +109,35 @@ module Rackbench
         end
       end
 
+      # The windows in turns each config of the block takes in start `epoch`,
+      # decided when that start is first measured (a later start's
+      # knowledge does not change an earlier start's number): none when it
+      # measures ratio windows only; one in a first-stage start of a block
+      # decided by its ratio windows (#ratio_stage?); else the policy's.
+      def windows_in_start(block, epoch)
+        @windows_in[[block_key(block), epoch]] ||=
+          if ratio_only?(block, epoch) then 0
+          elsif ratio_stage?(block, epoch) then RATIO_STAGE_WINDOWS
+          else @policy.windows_in_start(epoch)
+          end
+      end
+
+      # Whether start `epoch` is a first-stage start of a block whose
+      # verdict its ratio windows will decide: a sequential run's block of
+      # two configs or more, its ratio windows so far busy or none yet
+      # (DuetBusy), its looks its own (not a seed's claims). Its windows in
+      # turns only give its figures, which one a start over the stage's
+      # starts gives as well as two (the start is the unit of noise): the
+      # first stage costs three windows a cell a start instead of five.
+      def ratio_stage?(block, epoch)
+        return false unless ratio_decides? && epoch <= @policy.starts
+
+        cells = active(block)
+        cells.size >= 2 && cells.all? { |c| Measurement::DuetBusy.busy?(@recorder.repeats(c).select(&:ratio?), unknown: true) }
+      end
+
+      def ratio_decides? = @repeats.ratio? && @policy.sequential? && !@policy.questions?
+
       # Whether start `epoch` of the block measures ratio windows only: a
       # sequential run's start after the first stage, once the first stage's
       # ratio windows showed every config's server busy (DuetBusy), decided
@@ -108,7 +145,7 @@ module Rackbench
       # given questions (a seed's claims): a claim may compare cells of
       # different blocks, which only windows in turns can.
       def ratio_only?(block, epoch)
-        return false unless @repeats.ratio? && @policy.sequential? && !@policy.questions? && epoch > @policy.starts
+        return false unless ratio_decides? && epoch > @policy.starts
 
         @ratio_only.fetch(block_key(block)) do |key|
           cells = active(block)
