@@ -26,9 +26,7 @@ module Rackbench
       end
       components["intervals"].each_value { |low, high| assert_operator low, :<=, high }
       recommended = data["recommendation"]["starts"]
-      if data["recommendation"]["ratio_from"] # the ratio from duet windows, which the simulation does not draw
-        assert_nil data["simulated_at_recommendation"], "a duet ratio's recommendation is checked by a run, not simulated"
-      elsif recommended <= Calibration::SIMULATED_STARTS
+      if recommended <= Calibration::SIMULATED_STARTS
         assert data["simulated_at_recommendation"], "the procedure simulated at the settings it recommends"
       else # a machine this noisy recommends more starts than are simulated (seen at load 15-47)
         assert_nil data["simulated_at_recommendation"], "#{recommended} starts are beyond what is simulated"

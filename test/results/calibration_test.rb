@@ -75,8 +75,23 @@ module Rackbench
       assert_in_delta (rec["starts"] * 3) + (2 * 3 * 2 * 2), rec["wall_s"], 1e-9,
                       "the first stage's windows in turns, then starts"
       assert_includes calibration.lines[-2], "about #{rec["starts"]} starts, the ratio from their duet windows"
-      assert_nil calibration.simulated_at_recommendation
-      assert calibration.lines.last.start_with?("not simulated at those settings: the simulation draws the windows in turns")
+    end
+
+    # The simulation draws the duet windows again and reads them as the
+    # procedure does: identical configs whose windows in turns swing by
+    # half are settled from their duet windows, which barely move.
+    def test_a_ratio_from_duet_windows_is_simulated_on_those_windows_drawn_again
+      turns = [two_windows("A", [0.5, 1.6, 0.7, 1.4]), two_windows("B", [1.5, 0.6, 1.3, 0.8])]
+      calibration = Calibration.new(with_duet(turns[0], [1.0, 1.01, 0.99, 1.0]), with_duet(turns[1], [1.0, 0.99, 1.01, 1.0]),
+                                    start_cost_s: 3, window_cost_s: 2, trials: 40)
+      assert_includes calibration.resampled_noise.to_s, "4 duet rounds"
+      simulated = calibration.simulated
+      assert_operator simulated["verdicts"].fetch("equivalent", 0), :>=, 0.9, simulated.inspect
+      at = calibration.simulated_at_recommendation
+      refute_nil at, "simulated at the starts it recommends"
+      assert_includes calibration.lines.last, "on the same resampled windows: "
+      in_turns = Calibration.new(*turns, start_cost_s: 3, window_cost_s: 2, trials: 40).simulated
+      assert_operator in_turns["verdicts"].fetch("equivalent", 0), :<, 0.5, "the windows in turns alone settle little"
     end
   end
 end

@@ -93,6 +93,24 @@ module Rackbench
       assert_operator same["verdicts"].fetch("equivalent", 0), :>=, 0.7, same.to_s
     end
 
+    # ratio: duet (the default): a ratio window a start decides, one window
+    # in turns a first-stage start gives the figures. On a busy machine's
+    # windows in turns (20 % between windows) with duet windows 3 % apart,
+    # the ratio's interval keeps its level, identical configs are rarely
+    # called different and usually equivalent, and configs a margin apart
+    # are rarely called equivalent.
+    def test_duet_windows_keep_the_level_and_settle_identical_configs_as_equivalent
+      busy = { within_cv: 0.20, between_cv: 0.02, duet_cv: 0.03 }
+      same = simulate({}, noise: busy)
+      assert_operator same["ratio_coverage"], :>=, LEVEL - TOLERANCE, same.to_s
+      assert_operator same["false_verdicts"], :<=, (1 - LEVEL) + TOLERANCE, same.to_s
+      assert_operator same["verdicts"].fetch("equivalent", 0), :>=, 0.8, same.to_s
+      apart = simulate({}, ratio: 1.05, noise: busy)
+      assert_operator apart["verdicts"].fetch("equivalent", 0), :<=, (1 - LEVEL) + TOLERANCE, apart.to_s
+      in_turns = simulate({}, noise: busy.except(:duet_cv))
+      assert_operator in_turns["verdicts"].fetch("equivalent", 0), :<, 0.5, "the same windows in turns alone: #{in_turns}"
+    end
+
     def test_a_real_difference_is_found_and_named_the_right_way_round
       result = simulate({}, ratio: 1.3, noise: { within_cv: 0.05, between_cv: 0.03 })
       assert_operator result["verdicts"]["a_better"], :>=, 0.9, result.to_s

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "minitest/mock"
 
 module Rackbench
   # Synthetic runs of known truth, small enough to run in a moment: the
@@ -24,6 +25,18 @@ module Rackbench
       assert_equal 0.0, result["false_verdicts"]
       assert_equal 3.0, result["mean_starts"], "settled at the first look, after the first stage's 3 starts"
       assert_equal 1.0, result["ratio_coverage"], "the ratio's interval holds the true 2"
+    end
+
+    # As the Runner measures a block its ratio windows decide: one window in
+    # turns a first-stage start, then ratio windows only.
+    def test_with_duet_windows_a_run_takes_one_window_in_turns_a_first_stage_start_and_a_ratio_window_every_start
+      simulation = Simulation.new(within_cv: 0.2, between_cv: 0.0, duet_cv: 0.01, settings: { "max_deployments" => 5 })
+      repeats = nil
+      simulation.stub(:judge, ->(r, *_rest) { repeats = r }) { simulation.trial(Random.new(1), 1.0) }
+      turns, ratio = repeats[:a].partition { |r| !r.ratio? }
+      assert_equal [1, 2, 3], turns.map(&:deployment)
+      assert_equal (1..ratio.size).to_a, ratio.map(&:deployment)
+      assert_operator ratio.size, :>=, 3
     end
 
     def test_a_fixed_number_of_repeats_uses_the_starts_it_names

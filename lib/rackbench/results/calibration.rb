@@ -93,7 +93,13 @@ module Rackbench
       Simulation.new(noise: resampled_noise, settings: settings, seed: 2026).run(trials: @trials)
     end
 
-    def resampled_noise = @resampled_noise ||= Simulation::ResampledNoise.new(paired.rounds)
+    # Where the ratio comes from duet windows, they are drawn again too, and
+    # the simulated runs read them as the procedure does.
+    def resampled_noise
+      @resampled_noise ||= Simulation::ResampledNoise.new(paired.rounds, ratio_rounds: (duet_rounds if duet_ratio?))
+    end
+
+    def duet_ratio? = observed.ratio_windows? && duet_rounds.size >= 2
 
     # The windows per start and starts that give a paired ratio interval of
     # ±precision in the least wall time, and that time for one pair of
@@ -154,8 +160,6 @@ module Rackbench
       end
       if (rec = recommendation(precision: precision))
         out << recommendation_text(rec)
-        return out << duet_not_simulated_text if rec["ratio_from"]
-
         at = simulated_at_recommendation(precision: precision)
         out << if at
                  "the procedure at those settings (windows: #{rec["windows_per_start"]}, max_deployments: " \
@@ -172,7 +176,7 @@ module Rackbench
     # (nil beyond SIMULATED_STARTS starts: a design of hundreds of looks takes minutes to build).
     def simulated_at_recommendation(precision: 0.05)
       rec = recommendation(precision: precision) or return nil
-      return nil if rec["starts"] > SIMULATED_STARTS || rec["ratio_from"]
+      return nil if rec["starts"] > SIMULATED_STARTS || (rec["ratio_from"] && !duet_ratio?)
 
       @simulated_at_recommendation ||= simulate(@settings.merge("windows" => rec["windows_per_start"], "max_cell_s" => 10_000,
                                                                 "max_deployments" => [rec["starts"], 3].max))
@@ -200,16 +204,14 @@ module Rackbench
         "per start, about #{rec["starts"]} starts, #{format("%.0f", rec["wall_s"])} s per pair (#{costs})"
     end
 
-    def duet_not_simulated_text
-      "not simulated at those settings: the simulation draws the windows in turns again, and this ratio comes " \
-        "from the duet windows (run an A/A with max_deployments at those starts to check it)"
-    end
-
     # Each start's log ratio A/B from its duet windows paired by round, as
     # Comparison reads them: rounds a starved load generator spoiled left out.
-    def duet_start_logs
-      duet_pairs.group_by { |r, _| r.deployment }.sort_by { |start, _| start.to_i }.map do |_, list|
-        Stats.mean(list.map { |x, y| Math.log(x.good_requests_per_s / y.good_requests_per_s) })
+    def duet_start_logs = duet_rounds.map { |start| Stats.mean(start.map { |x, y| x - y }) }
+
+    # [[log A, log B] per duet round] per start, in start order (what ResampledNoise draws from).
+    def duet_rounds
+      @duet_rounds ||= duet_pairs.group_by { |r, _| r.deployment }.sort_by { |start, _| start.to_i }.map do |_, list|
+        list.map { |x, y| [Math.log(x.good_requests_per_s), Math.log(y.good_requests_per_s)] }
       end
     end
 

@@ -15,6 +15,8 @@ module Rackbench
   # Throughput on the log scale is log(truth) plus a noise source's
   # deviations for each start's windows: NormalNoise (components of known
   # spread) or ResampledNoise (a measured A/A run's windows, drawn again).
+  # A noise source with duet windows adds a ratio window a start, measured
+  # and read as a run with ratio: duet does (#duet?).
   #
   #   sim = Simulation.new(within_cv: 0.08, between_cv: 0.05, common_cv: 0.05, settings: {"deployments" => 4})
   #   sim.run(trials: 400, ratio: 1.0)   # => {"coverage"=>0.95, "false_verdicts"=>0.04, ...}
@@ -63,7 +65,8 @@ module Rackbench
       starts = policy.sequential? ? policy.max_starts : policy.starts
       epoch = 0
       while (epoch += 1) <= starts
-        measure_start(rng, repeats, epoch, policy.windows_in_start(epoch), ratio)
+        measure_start(rng, repeats, epoch, windows_in_start(policy, epoch), ratio)
+        measure_ratio(rng, repeats, epoch, ratio) if duet?(policy)
         next unless epoch >= policy.starts
 
         if policy.sequential?
@@ -76,6 +79,26 @@ module Rackbench
     end
 
     private
+
+    # A noise source with duet windows (ratio: duet) in a sequential run: as
+    # the Runner measures a block its ratio windows decide (Runner::Starts),
+    # one window in turns a first-stage start, none after it, and a ratio
+    # window every start; the simulated servers are busy in them.
+    def duet?(policy) = @noise.respond_to?(:ratio?) && @noise.ratio? && policy.sequential?
+
+    def windows_in_start(policy, epoch)
+      return policy.windows_in_start(epoch) unless duet?(policy)
+
+      epoch <= policy.starts ? Runner::Starts::RATIO_STAGE_WINDOWS : 0
+    end
+
+    def measure_ratio(rng, repeats, epoch, ratio)
+      centres = { a: Math.log(TRUTH_PER_S), b: Math.log(TRUTH_PER_S / ratio) }
+      @noise.ratio(rng).each do |config, deviation|
+        round = repeats[config].size + 1
+        repeats[config] << repeat(round, epoch, Math.exp(centres.fetch(config) + deviation), ratio_window: true)
+      end
+    end
 
     def measure_start(rng, repeats, epoch, windows, ratio)
       centres = { a: Math.log(TRUTH_PER_S), b: Math.log(TRUTH_PER_S / ratio) }
@@ -93,9 +116,16 @@ module Rackbench
       end
     end
 
-    def repeat(round, epoch, rate)
+    # A ratio window: loaded at the start's one instant, its server busy throughout (DuetBusy).
+    def repeat(round, epoch, rate, ratio_window: false)
       result = Result.new(engine: "simulation", requests: rate.round, duration_s: 1.0, requests_per_s: rate)
-      Measurement::Repeat.new(index: round, deployment: epoch, round: round, result: result, resources: {}, noise: nil)
+      resources, noise = if ratio_window
+                           [{ "cpu_s" => 1.0, "cpu_wait_s" => 0.0, "sampled_s" => 1.0 },
+                            { "window" => Measurement::RATIO_WINDOW, "start_line_at" => epoch.to_f }]
+                         else
+                           [{}, nil]
+                         end
+      Measurement::Repeat.new(index: round, deployment: epoch, round: round, result: result, resources: resources, noise: noise)
     end
 
     def sample(list) = StartSample.of(list, start_of: :deployment.to_proc, value_of: :requests_per_s.to_proc)

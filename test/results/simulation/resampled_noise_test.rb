@@ -32,6 +32,15 @@ module Rackbench
         assert_operator lows, :>, 0, "the tail is kept, not smoothed into a normal"
       end
 
+      def test_duet_rounds_give_each_start_a_ratio_window_centred_like_the_others
+        noise = ResampledNoise.new([[[0.0, 0.0]], [[0.2, 0.2]]], ratio_rounds: [[[1.0, 2.0]], [[1.2, 2.2]]])
+        assert noise.ratio?
+        drawn = Array.new(50) { noise.ratio(Random.new(_1)) }
+        assert_equal [[-0.1, -0.1], [0.1, 0.1]], drawn.map { |d| [d[:a], d[:b]].map { |x| x.round(9) } }.uniq.sort,
+                     "a round's A and B drawn together, each config centred on its own mean"
+        refute ResampledNoise.new([[[0.0, 0.0]], [[0.2, 0.2]]]).ratio?, "no duet rounds, no ratio windows"
+      end
+
       def test_fewer_than_two_starts_with_both_configs_is_one_clear_error
         error = assert_raises(ArgumentError) { ResampledNoise.new([[[1.0, 1.0]], []]) }
         assert_equal "resampling needs 2 starts with a window of each config, got 1", error.message

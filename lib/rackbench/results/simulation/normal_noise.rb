@@ -12,28 +12,43 @@ module Rackbench
     # process's burst); window noise: each config's own. Each is given as a
     # coefficient of variation. starved: the share of windows in which
     # another process takes the server's CPU (a window at 10 % to 80 % of its
-    # neighbours, as seen on this machine while others work).
+    # neighbours, as seen on this machine while others work). duet: the
+    # window noise of a ratio window (ratio: duet: both configs loaded at
+    # once under equal CPU shares, so another process's burst hits both):
+    # with it, each start also has a ratio window of each config, which
+    # carries the start's common and own draws and that noise instead of
+    # the windows in turns' (#ratio).
     #
     #   noise = NormalNoise.new(within_cv: 0.05, between_cv: 0.03)
     #   noise.start(Random.new(1), 2)  # => {a: [dev, dev], b: [dev, dev]} log deviations of one start's windows
+    #   NormalNoise.new(within_cv: 0.2, between_cv: 0.01, duet_cv: 0.02).ratio(Random.new(1))  # => {a: dev, b: dev}
     class NormalNoise
       STARVED_FACTORS = (0.1..0.8)
 
-      def initialize(within_cv:, between_cv:, common_cv: 0.0, shared_cv: 0.0, starved: 0.0)
+      def initialize(within_cv:, between_cv:, common_cv: 0.0, shared_cv: 0.0, starved: 0.0, duet_cv: nil)
         @sd = { window: log_sd(within_cv), own: log_sd(between_cv), common: log_sd(common_cv), shared: log_sd(shared_cv) }
         @starved = starved.to_f
+        @duet_sd = duet_cv && log_sd(duet_cv)
+        @last = { a: 0.0, b: 0.0 } # the last start's common and own draws, by config
       end
 
-      def to_s = "normal components"
+      def to_s = ratio? ? "normal components, with duet windows" : "normal components"
+
+      # Whether each start has a ratio window (#ratio).
+      def ratio? = !@duet_sd.nil?
 
       def start(rng, windows)
         common = normal(rng, @sd[:common])
         shared = Array.new(windows) { normal(rng, @sd[:shared]) }
         %i[a b].to_h do |config|
           own = normal(rng, @sd[:own])
+          @last[config] = common + own
           [config, Array.new(windows) { |w| common + own + shared[w] + normal(rng, @sd[:window]) + starvation(rng) }]
         end
       end
+
+      # The last start's ratio window of each config.
+      def ratio(rng) = %i[a b].to_h { |config| [config, @last[config] + normal(rng, @duet_sd)] }
 
       private
 

@@ -15,26 +15,51 @@ module Rackbench
     # noise once more in the start's mean, so the spread between starts is
     # if anything overstated: the simulated procedure errs on the careful side.
     #
+    # With ratio_rounds (a run's duet windows, ratio: duet), each simulated
+    # start also has a ratio window of each config (#ratio): one of the
+    # run's duet rounds, from a start picked at random among those that
+    # have them, centred the same way.
+    #
     #   noise = ResampledNoise.new(PairedComponents.new(a, b).rounds)
     #   noise.start(Random.new(1), 2)  # => {a: [dev, dev], b: [dev, dev]}
     class ResampledNoise
-      attr_reader :starts
+      attr_reader :starts, :ratio_starts
 
-      # rounds: [[[log A, log B] per round] per start], as PairedComponents#rounds gives.
-      def initialize(rounds)
-        usable = rounds.reject(&:empty?)
-        raise ArgumentError, "resampling needs 2 starts with a window of each config, got #{usable.size}" if usable.size < 2
-
-        centres = [0, 1].map { |i| Stats.mean(usable.map { |start| Stats.mean(start.map { |pair| pair[i] }) }) }
-        @starts = usable.map { |start| start.map { |x, y| [x - centres[0], y - centres[1]] } }
+      # rounds: [[[log A, log B] per round] per start], as PairedComponents#rounds gives;
+      # ratio_rounds: the same of the duet windows (none: no ratio windows).
+      def initialize(rounds, ratio_rounds: nil)
+        @starts = centred(rounds, "a window of each config")
+        @ratio_starts = ratio_rounds && centred(ratio_rounds, "a duet window of each config")
       end
 
-      def to_s = "this run's own windows, resampled (#{starts.size} starts, #{starts.sum(&:size)} rounds)"
+      def to_s
+        duet = ratio? ? ", #{ratio_starts.sum(&:size)} duet rounds" : ""
+        "this run's own windows, resampled (#{starts.size} starts, #{starts.sum(&:size)} rounds#{duet})"
+      end
 
       def start(rng, windows)
         start = @starts[rng.rand(@starts.size)]
         picked = Array.new(windows) { start[rng.rand(start.size)] }
         { a: picked.map(&:first), b: picked.map(&:last) }
+      end
+
+      # Whether each start has a ratio window (#ratio).
+      def ratio? = !@ratio_starts.nil?
+
+      def ratio(rng)
+        start = @ratio_starts[rng.rand(@ratio_starts.size)]
+        x, y = start[rng.rand(start.size)]
+        { a: x, b: y }
+      end
+
+      private
+
+      def centred(rounds, what)
+        usable = rounds.reject(&:empty?)
+        raise ArgumentError, "resampling needs 2 starts with #{what}, got #{usable.size}" if usable.size < 2
+
+        centres = [0, 1].map { |i| Stats.mean(usable.map { |start| Stats.mean(start.map { |pair| pair[i] }) }) }
+        usable.map { |start| start.map { |x, y| [x - centres[0], y - centres[1]] } }
       end
     end
   end
