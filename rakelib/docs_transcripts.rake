@@ -85,9 +85,13 @@ end
 # doc/calibrate.md's simulation: Stein's first-stage interval against every start's, on synthetic A/A data
 # (seeded), at a quiet machine's spread and at a busy one's.
 DOCS_CALIBRATION_SIMULATION = ENV.fetch("CALIBRATION_SIMULATION_RESULTS", "tmp/docs-runs/calibration-simulation")
+# The duet spreads: the ratio from a ratio window a start (ratio: duet, the default), its window noise as
+# bench/calibration/run measured it (a start's duet log ratio 1-3 % apart at load 2-6, 2-5 % at load 11-38).
 DOCS_CALIBRATION_SPREADS = { "quiet" => %w[--within 0.05 --between 0.03 --common 0],
                              "starved" => %w[--within 0.05 --between 0.03 --common 0 --starved 0.05],
-                             "busy" => %w[--within 0.30 --between 0 --common 0.12] }.freeze
+                             "busy" => %w[--within 0.30 --between 0 --common 0.12],
+                             "quiet-duet" => %w[--within 0.05 --between 0.03 --common 0 --duet-cv 0.02],
+                             "busy-duet" => %w[--within 0.30 --between 0 --common 0.12 --duet-cv 0.03] }.freeze
 
 namespace :docs do
   namespace :runs do
