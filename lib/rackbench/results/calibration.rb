@@ -243,8 +243,9 @@ module Rackbench
 
     def duet_advice(interference)
       return "" unless interference.explained_share.to_f >= 0.25
+      return ": the verdict below reads duet windows, which put both configs under the same interference" if duet_ratio?
 
-      ": loading both configs at once (duet: true) puts them under the same interference"
+      ": loading both configs at once (ratio: duet, the default, for the ratio) puts them under the same interference"
     end
 
     def component_text(name, what)
