@@ -106,6 +106,8 @@ module Rackbench
   autoload :RunEstimate, "rackbench/trial/run_estimate"
   autoload :BootHistory, "rackbench/trial/boot_history"
   autoload :RunPace, "rackbench/trial/run_pace"
+  autoload :ExpectedStarts, "rackbench/trial/expected_starts"
+  autoload :MachineLoad, "rackbench/trial/machine_load"
   autoload :StartLine, "rackbench/trial/start_line"
   autoload :Duet, "rackbench/trial/duet"
   autoload :Budget, "rackbench/trial/budget"

@@ -4,8 +4,8 @@ require "test_helper"
 
 module Rackbench
   # `rackbench run` leads its estimate with a figure learned from the
-  # results folder: a first run, with nothing stored, says it takes the
-  # defaults, and stores its wall time beside what its plan allowed for the
+  # results folder: a first run, with nothing stored, says it plans the
+  # starts its design's simulation expects, and stores its wall time beside what its plan allowed for the
   # starts it made; the next run's figure is the first's pace applied to
   # its own plan.
   class RunEstimateIntegrationTest < Minitest::Test
@@ -16,7 +16,7 @@ module Rackbench
       results = File.join(tmpdir, "results")
       first, second = run_twice(suite, results)
       head = "rackbench: planned 1 cell in 1 block; 2 to 3 server starts each: about"
-      assert_match(/\A#{head} \dm\d\ds \(defaults: no run stored here; /, first)
+      assert_match(/\A#{head} \dm\d\ds \(no run stored here: each block planned at the starts its design/, first)
       store = Store.new(results)
       older, newer = store.runs.reverse
       learned = older.dig("settings", "estimate")

@@ -4,50 +4,98 @@ require "test_helper"
 
 module Rackbench
   # What a run will cost, from its plan alone: every start deploys each
-  # config of a level, then checks, warms up and measures each cell.
+  # config of a level (and stops it), then checks, warms up and measures
+  # each cell; the run sets itself up and tears down once.
   class RunEstimateTest < Minitest::Test
     TWO = { "servers" => [{ "server" => "puma" }, { "server" => "thin" }] }.freeze
+    CELL_S = RunEstimate::CHECK_S + 1 + (2 + Runner::SHORT_WARMUP_S + RunEstimate::WINDOW_OVERHEAD_S)
 
-    def estimate(extra, boots = BootHistory.new, pace = RunPace.new)
+    # A block's share still open at each start, as ExpectedStarts gives it.
+    FakeExpected = Struct.new(:shares, :mean) do
+      def open_share(epoch) = shares.fetch(epoch - 1, 0.0)
+    end
+
+    SOME_OPEN = FakeExpected.new([1.0, 1.0, 1.0, 0.5, 0.3, 0.2], 4.0)
+
+    def estimate(extra, boots = BootHistory.new, pace = RunPace.new, expected: SOME_OPEN, load: nil)
       suite = Suite.load(write_suite({ "repeats" => "auto", "duration_s" => 2, "warmup_s" => 1, "windows" => 1,
                                        "deployments" => 3, "max_deployments" => 6, "max_cell_s" => 100,
                                        "stopping" => "sequential", "ratio" => "turns" }.merge(extra)))
       RunEstimate.new(Plan.new(suite), RepeatPolicy.new(suite.data), Schedule.new(order: "interleaved", seed: 1),
-                      boots: boots, pace: pace)
+                      boots: boots, pace: pace, expected: expected, load: load || MachineLoad.new(load: 0.5, cpus: 2))
     end
+
+    # A server's deployment started and stopped, at the typical figures.
+    def deploy_s(server) = Servers.fetch(server).typical_boot_s + Servers.fetch(server).typical_stop_s
 
     # A start of one cell (puma's, at the typical boot) as the plan allows it.
-    def start_s(server = "puma")
-      Servers.fetch(server).typical_boot_s + RunEstimate::CHECK_S + 1 + 2 + Runner::SHORT_WARMUP_S +
-        RunEstimate::WINDOW_OVERHEAD_S
+    def start_s(server = "puma") = deploy_s(server) + CELL_S
+
+    def test_a_start_costs_the_boots_and_stops_of_its_configs_and_each_cells_checks_warm_up_and_windows
+      e = estimate(TWO)
+      deploys = deploy_s("puma") + deploy_s("thin")
+      assert_in_delta RunEstimate::RUN_S + (3 * (deploys + (2 * CELL_S))), e.first_look_s, 1e-9
+      assert_in_delta RunEstimate::RUN_S + (6 * (deploys + (2 * CELL_S))), e.cap_s, 1e-9
     end
 
-    def test_a_start_costs_the_boots_of_its_configs_and_each_cells_checks_warm_up_and_windows
-      e = estimate("servers" => [{ "server" => "puma" }, { "server" => "thin" }])
-      boots = Servers.fetch("puma").typical_boot_s + Servers.fetch("thin").typical_boot_s
-      cell = RunEstimate::CHECK_S + 1 + (2 + Runner::SHORT_WARMUP_S + RunEstimate::WINDOW_OVERHEAD_S)
-      assert_in_delta 3 * (boots + (2 * cell)), e.first_look_s, 1e-9
-      assert_in_delta 6 * (boots + (2 * cell)), e.cap_s, 1e-9
-    end
-
-    # ratio: duet: a ratio window a block every start, loaded at once; after
-    # the first stage, ratio windows only (each after the cell's warm-up).
-    def test_ratio_windows_cost_one_window_a_block_and_after_the_first_stage_are_all_a_start_measures
-      e = estimate(TWO.merge("ratio" => "duet"))
-      boots = Servers.fetch("puma").typical_boot_s + Servers.fetch("thin").typical_boot_s
-      cell = RunEstimate::CHECK_S + 1 + (2 + Runner::SHORT_WARMUP_S + RunEstimate::WINDOW_OVERHEAD_S)
+    # ratio: duet: a ratio window a block every start of the first stage,
+    # loaded at once; after it, ratio windows only (each after the cells'
+    # warm-up) where the servers were busy, windows in turns where one idled:
+    # the cap plans the longer, the figure RATIO_ONLY_SHARE of the first.
+    def test_ratio_windows_cost_one_window_a_block_and_later_starts_are_planned_partly_ratio_only_partly_in_turns
+      open = FakeExpected.new([1.0, 1.0, 1.0, 1.0, 1.0, 1.0], 6.0)
+      e = estimate(TWO.merge("ratio" => "duet"), expected: open)
+      deploys = deploy_s("puma") + deploy_s("thin")
       ratio = RunEstimate::CHECK_S + Runner::SHORT_WARMUP_S + 2 + RunEstimate::WINDOW_OVERHEAD_S
       ratio_only = RunEstimate::CHECK_S + 1 + 2 + RunEstimate::WINDOW_OVERHEAD_S
-      assert_in_delta 3 * (boots + (2 * cell) + ratio), e.first_look_s, 1e-9
-      assert_in_delta e.first_look_s + (3 * (boots + ratio_only)), e.cap_s, 1e-9
+      assert_in_delta RunEstimate::RUN_S + (3 * (deploys + (2 * CELL_S) + ratio)), e.first_look_s, 1e-9
+      assert_in_delta e.first_look_s + (3 * (deploys + (2 * CELL_S))), e.cap_s, 1e-9
+      later = deploys + (RunEstimate::RATIO_ONLY_SHARE * ratio_only) + ((1 - RunEstimate::RATIO_ONLY_SHARE) * 2 * CELL_S)
+      assert_in_delta e.first_look_s + (3 * later), e.expected_s, 1e-9
     end
 
-    def test_with_no_run_stored_it_leads_with_the_defaults_and_says_both_ends_of_a_sequential_run
-      e = estimate(TWO)
-      assert_in_delta RunPace.new.about_s(e.first_look_s, e.cap_s), e.about_s, 1e-9
+    # Each block's cells cost a start's share of the blocks still open then;
+    # the unit's deployments, the chance that any of its blocks is.
+    def test_the_figure_plans_each_start_at_the_share_of_blocks_the_design_expects_still_open
+      open = FakeExpected.new([1.0, 1.0, 1.0, 0.5, 0.2], 3.7)
+      e = estimate(TWO.merge("endpoints" => ["/hello", "/sleep/1"]), expected: open)
+      deploys = deploy_s("puma") + deploy_s("thin")
+      start = ->(share) { ((1 - ((1 - share)**2)) * deploys) + (share * 4 * CELL_S) }
+      assert_in_delta e.first_look_s + start.call(0.5) + start.call(0.2), e.expected_s, 1e-9
+      assert_in_delta e.expected_s, e.about_s, 1e-9, "at the default pace: the plan as it is"
+    end
+
+    # Busy: servers' starts and stops BUSY_START_SLOWDOWN times longer (a
+    # start the latest runs here measured stays as measured), checks and
+    # drains BUSY_CHECK_SLOWDOWN, and each window measured
+    # 1 + BUSY_WINDOWS_AGAIN times; half way between, half of that.
+    def test_on_a_busy_machine_starts_stops_and_checks_take_longer_and_starved_windows_are_measured_again
+      quiet = estimate(TWO)
+      busy = estimate(TWO, load: MachineLoad.new(load: 30.0, cpus: 2))
+      starts = RunEstimate::BUSY_START_SLOWDOWN
+      checks = RunEstimate::BUSY_CHECK_SLOWDOWN
+      again = 1 + RunEstimate::BUSY_WINDOWS_AGAIN
+      window = (2 + Runner::SHORT_WARMUP_S + (RunEstimate::WINDOW_OVERHEAD_S * checks)) * again
+      start = (starts * (deploy_s("puma") + deploy_s("thin"))) + (2 * ((RunEstimate::CHECK_S * checks) + 1 + window))
+      assert_in_delta RunEstimate::RUN_S + (3 * start), busy.first_look_s, 1e-9
+      half = estimate(TWO, load: MachineLoad.new(load: 7.0, cpus: 2))
+      assert_operator half.first_look_s, :>, quiet.first_look_s
+      assert_operator half.first_look_s, :<, busy.first_look_s
+      assert_includes busy.to_s, "load 30.0 on 2 CPUs: servers' starts and stops planned #{format("%.1f", starts)}x slower, " \
+                                 "checks and drains #{format("%.1f", checks)}x, #{format("%.1f", again)} runs a window " \
+                                 "(starved ones measured again)"
+      refute_match "load", quiet.to_s
+      measured = estimate(TWO, BootHistory.new({ "puma" => 6.5 }), load: MachineLoad.new(load: 30.0, cpus: 2))
+      assert_in_delta busy.first_look_s + (3 * (6.5 - (starts * Servers.fetch("puma").typical_boot_s))),
+                      measured.first_look_s, 1e-9, "a start measured here is planned as measured"
+    end
+
+    def test_with_no_run_stored_it_leads_with_the_designs_expected_starts_and_says_both_ends_of_a_sequential_run
+      e = estimate(TWO, expected: FakeExpected.new([1.0, 1.0, 1.0, 0.5], 3.5))
+      assert_in_delta RunPace::DEFAULT_FACTOR * e.expected_s, e.about_s, 1e-9
       text = e.to_s
-      assert_match(/\A2 cells in 1 block; 3 to 6 server starts each: about \dm\d\ds \(defaults: no run stored here; [^)]+\); /,
-                   text)
+      assert_match(/\A2 cells in 1 block; 3 to 6 server starts each: about \dm\d\ds \(no run stored here: each block /, text)
+      assert_includes text, "planned at the starts its design's simulation expects, 3.5 on average); "
       assert_match(/; \dm\d\ds if every comparison settles at the first look, \dm\d\ds if every one runs to its cap\z/, text)
     end
 
@@ -69,14 +117,15 @@ module Rackbench
       assert_in_delta e.cap_s, e.done_s({ 1 => 6, 2 => 6 }), 1e-9
       # thin's cell stopped after the first look, puma's went on alone for two starts more
       assert_in_delta e.first_look_s + (2 * start_s), e.done_s({ 1 => 5, 2 => 3 }), 1e-9
-      assert_in_delta 3 * start_s, e.done_s({ 1 => 3 }), 1e-9, "a cell that failed at once took no start"
+      assert_in_delta RunEstimate::RUN_S + (3 * start_s), e.done_s({ 1 => 3 }), 1e-9, "a cell that failed at once took no start"
     end
 
     def test_a_run_stores_its_plan_what_it_did_its_wall_time_and_its_blocks_settled_at_the_first_look
       e = estimate(TWO.merge("endpoints" => ["/hello", "/sleep/1"]))
       learned = e.learned({ 1 => 3, 2 => 3, 3 => 4, 4 => 3 }, 123.456)
-      assert_equal [4, 2, 1, 123.5], learned.values_at("cells", "blocks", "blocks_at_first_look", "taken_s")
-      assert_in_delta e.done_s({ 1 => 3, 2 => 3, 3 => 4, 4 => 3 }), learned["done_s"], 0.05
+      assert_equal [4, 2, 1, 123.5, RunEstimate::MODEL],
+                   learned.values_at("cells", "blocks", "blocks_at_first_look", "taken_s", "model")
+      assert_in_delta e.done_s({ 1 => 3, 2 => 3, 3 => 4, 4 => 3 }), learned["done_s"], 0.051
       assert_equal [e.first_look_s, e.cap_s, e.about_s].map { |s| s.round(1) },
                    learned.values_at("first_look_s", "cap_s", "about_s")
       run = RunPace::Run.from_h(learned)
@@ -95,30 +144,30 @@ module Rackbench
     end
 
     def test_a_window_of_a_number_of_requests_is_planned_at_the_planned_pace_not_from_duration_s
-      e = estimate("servers" => [{ "server" => "puma" }], "requests" => 1500, "max_deployments" => 12, "max_cell_s" => 60)
-      boot = Servers.fetch("puma").typical_boot_s
+      e = estimate({ "servers" => [{ "server" => "puma" }], "requests" => 1500, "max_deployments" => 12, "max_cell_s" => 60 })
+      boot = deploy_s("puma")
       window_s = 1500 / RunEstimate::PLANNED_REQUESTS_PER_S
       cell = RunEstimate::CHECK_S + 1 + (window_s + Runner::SHORT_WARMUP_S + RunEstimate::WINDOW_OVERHEAD_S)
-      assert_in_delta 3 * (boot + cell), e.first_look_s, 1e-9
+      assert_in_delta RunEstimate::RUN_S + (3 * (boot + cell)), e.first_look_s, 1e-9
       # 60 s of load a cell: the 4th start's window passes it, so no 5th start (not max_deployments' 12)
       assert_equal (60 / (window_s + Runner::SHORT_WARMUP_S)).ceil, e.cap_starts
-      assert_in_delta e.cap_starts * (boot + cell), e.cap_s, 1e-9
+      assert_in_delta RunEstimate::RUN_S + (e.cap_starts * (boot + cell)), e.cap_s, 1e-9
       assert_match(%r{3 to #{e.cap_starts} server starts each: .* \(windows of 1500 requests planned at 100 req/s, }, e.to_s)
     end
 
     def test_a_cell_that_warms_up_until_steady_costs_its_shortest_warm_up_at_the_first_look_and_warmup_s_max_at_the_cap
-      e = estimate("servers" => [{ "server" => "puma" }], "app" => "rails", "warmup_s_max" => 20, "max_deployments" => 4)
-      boot = Servers.fetch("puma").typical_boot_s
+      e = estimate({ "servers" => [{ "server" => "puma" }], "app" => "rails", "warmup_s_max" => 20, "max_deployments" => 4 })
+      boot = deploy_s("puma")
       windows_s = RunEstimate::CHECK_S + 2 + Runner::SHORT_WARMUP_S + RunEstimate::WINDOW_OVERHEAD_S
-      assert_in_delta 3 * (boot + SteadyWarmup.min_s + windows_s), e.first_look_s, 1e-9
-      assert_in_delta 4 * (boot + 20 + windows_s), e.cap_s, 1e-9
+      assert_in_delta RunEstimate::RUN_S + (3 * (boot + SteadyWarmup.min_s + windows_s)), e.first_look_s, 1e-9
+      assert_in_delta RunEstimate::RUN_S + (4 * (boot + 20 + windows_s)), e.cap_s, 1e-9
       assert_match "(1 cell warms up until steady on each start: 0m06s to 0m20s)", e.to_s
     end
 
     def test_a_rack_app_on_mri_keeps_its_fixed_warm_up
-      e = estimate("servers" => [{ "server" => "puma" }])
+      e = estimate({ "servers" => [{ "server" => "puma" }] })
       refute_match "steady", e.to_s
-      assert_in_delta 3 * start_s, e.first_look_s, 1e-9
+      assert_in_delta RunEstimate::RUN_S + (3 * start_s), e.first_look_s, 1e-9
     end
 
     def test_starts_measured_by_earlier_runs_replace_the_typical_start_and_are_said

@@ -13,7 +13,7 @@ module Rackbench
 
     def learned(taken_s, done_s, first_look_s: 100.0, cap_s: 300.0, blocks: 2, at_first: 1)
       { "taken_s" => taken_s, "done_s" => done_s, "first_look_s" => first_look_s, "cap_s" => cap_s, "blocks" => blocks,
-        "blocks_at_first_look" => at_first }
+        "blocks_at_first_look" => at_first, "model" => RunEstimate::MODEL }
     end
 
     def stored_run(estimate, status: "finished", host: "here")
@@ -52,15 +52,24 @@ module Rackbench
       assert_in_delta 0.0, pace(stored_run(learned(50.0, 100.0, cap_s: 100.0))).reach, 1e-9, "a plan of one end"
     end
 
-    def test_with_nothing_learned_it_takes_the_defaults_and_says_so
+    def test_with_nothing_learned_it_takes_the_default_factor_and_says_so
       [pace, pace(stored_run(nil)), pace(stored_run(learned(0, 0)))].each do |p|
         refute p.learned?
-        assert_in_delta RunPace::DEFAULT_FACTOR * (60 + (RunPace::DEFAULT_REACH * 40)), p.about_s(60.0, 100.0), 1e-9
+        assert_in_delta RunPace::DEFAULT_FACTOR, p.factor, 1e-9
+        assert_nil p.reach, "RunEstimate plans the starts its design's simulation expects"
       end
-      said = "#{format("%.1f", RunPace::DEFAULT_FACTOR)}x the plan, " \
-             "#{(RunPace::DEFAULT_REACH * 100).round} % of the way to its cap"
-      assert_equal "defaults: no run stored here; #{said}", pace.to_s
-      assert_equal "defaults: no run here stored its pace; #{said}", pace(stored_run(nil)).to_s
+      assert_equal "no run stored here", pace.to_s
+      assert_equal "no run here stored its pace", pace(stored_run(nil)).to_s
+    end
+
+    # A run planned by an older model of the costs (no stops, no run set-up)
+    # took more per second of its plan than this model's would say.
+    def test_runs_planned_by_another_model_of_the_costs_are_not_read
+      older = learned(900.0, 100.0).merge("model" => RunEstimate::MODEL - 1)
+      p = pace(stored_run(older.except("model")), stored_run(older), stored_run(learned(120.0, 100.0)))
+      assert_equal 1, p.runs.size
+      assert_in_delta 1.2, p.factor, 1e-9
+      refute pace(stored_run(older)).learned?
     end
   end
 end

@@ -7,9 +7,10 @@ module Rackbench
   # plan (RunEstimate), so the next run's estimate is one figure: each
   # finished run stores what it learned (settings["estimate"], Runner): its
   # wall time (taken_s), what its plan allows, at its plan's pace, for the
-  # starts each cell actually took (done_s: windows, warm-ups, boots; not the
-  # gaps, nor a loaded machine's slower starts), and its plan's two ends
-  # (first_look_s, cap_s).
+  # starts each cell actually took (done_s: windows, warm-ups, boots, stops;
+  # not a loaded machine's slower starts and checks), and its plan's two ends
+  # (first_look_s, cap_s). Runs planned by another model of the costs
+  # (RunEstimate::MODEL) are not read.
   #
   # From the latest RUNS of them:
   #   factor: the median of taken_s / done_s, the time a run takes per
@@ -20,18 +21,13 @@ module Rackbench
   #   pace = RunPace.of(store)
   #   pace.about_s(95.0, 310.0)   # factor * (95 + reach * (310 - 95))
   #   pace.to_s                   # "from the 2 latest runs here: they took 1.9x their plan, ..."
+  #
+  # With none, the plan is taken at DEFAULT_FACTOR, and RunEstimate plans
+  # the starts the design's simulation expects (ExpectedStarts).
   class RunPace
     RUNS = 5
     LISTED = 4 * RUNS # runs looked through for RUNS of this machine's
-    # Where no run here stored its pace: the medians of 7 runs of the quick
-    # suite on this project's 2-core VM while it was shared (load average 6
-    # to 36, 2026-11-28: `rackbench run quick` into fresh results folders),
-    # planned at the adapters' typical boots, as a first run is: they took
-    # 1.6x to 2.4x their plan (the gaps it leaves out: stopping servers, the
-    # run's setup, a busy machine's slower checks and drains), and went 0.1
-    # to 0.75 of the way from the first look to the cap.
-    DEFAULT_FACTOR = 1.7
-    DEFAULT_REACH = 0.5
+    DEFAULT_FACTOR = 1.0
 
     # What one run learned: the figures above, and how many of its blocks
     # settled at the first look.
@@ -55,7 +51,7 @@ module Rackbench
         next unless run["status"] == "finished" && run.dig("machine", "hostname") == host
 
         h = run.dig("settings", "estimate")
-        h.is_a?(Hash) ? Run.from_h(h) : nil
+        h.is_a?(Hash) && h["model"] == RunEstimate::MODEL ? Run.from_h(h) : nil
       end
       new(learned.select(&:usable?).first(runs), stored: listed.size)
     end
@@ -69,17 +65,14 @@ module Rackbench
 
     def learned? = runs.any?
     def factor = learned? ? Stats.median(runs.map(&:factor)) : DEFAULT_FACTOR
-    def reach = learned? ? Stats.median(runs.map(&:reach)) : DEFAULT_REACH
+    def reach = learned? ? Stats.median(runs.map(&:reach)) : nil
 
     # A run planned to take first_look_s at the first look and cap_s at its
-    # cap, as the latest runs here went.
+    # cap, as the latest runs here went (learned? only).
     def about_s(first_look_s, cap_s) = factor * (first_look_s + (reach * (cap_s - first_look_s)))
 
     def to_s
-      unless learned?
-        return "defaults: #{@stored.zero? ? "no run stored here" : "no run here stored its pace"}; " \
-               "#{format("%.1f", factor)}x the plan, #{(reach * 100).round} % of the way to its cap"
-      end
+      return @stored.zero? ? "no run stored here" : "no run here stored its pace" unless learned?
 
       blocks = runs.sum { |r| r.blocks.to_i }
       settled = runs.sum { |r| r.blocks_at_first_look.to_i }

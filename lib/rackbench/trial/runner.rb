@@ -100,7 +100,8 @@ module Rackbench
     # What the run will cost, said before anything starts (RunEstimate):
     # from the pace and the starts of the results folder's latest runs here.
     def estimate
-      @estimate ||= RunEstimate.new(plan, policy, schedule, boots: BootHistory.of(store), pace: RunPace.of(store))
+      @estimate ||= RunEstimate.new(plan, policy, schedule, boots: BootHistory.of(store), pace: RunPace.of(store),
+                                                            load: MachineLoad.now)
     end
 
     private

@@ -50,9 +50,13 @@ module Rackbench
         # Servers run by this Ruby can turn YJIT on (JRuby's cannot).
         def supports_yjit? = true
 
-        # Seconds a start of this server typically takes to be ready here, for
-        # a run's estimate before it starts (RunEstimate); a JVM's is longer.
-        def typical_boot_s = 1.5
+        # Seconds a start of this server typically takes to be ready on a
+        # quiet machine, for a run's estimate before it starts (RunEstimate;
+        # puma, unicorn and thin on the rack app: 0.5-2.0 s, median 0.84, on
+        # this project's VM at load 3-4); a JVM's is longer.
+        def typical_boot_s = 1.0
+        # Seconds a stop of one of its deployments typically takes there.
+        def typical_stop_s = 0.35
         def yjit_available? = defined?(RubyVM::YJIT) ? true : false
 
         # The configs `rackbench tune` tries (Tune::Space): knob => values,
