@@ -24,7 +24,8 @@ module Rackbench
       first_boots = BootHistory.measured(store.boot_seconds([older["id"]]))
       assert_in_delta planned_for(older, first_boots).done_s(starts_of(store, older)), learned["done_s"], 0.051,
                       "what its plan allowed, at the boots it measured, for the starts its cells took"
-      assert_second_planned_at_the_firsts_pace(learned, planned_for(newer, first_boots), newer.dig("settings", "estimate"))
+      stored = newer.dig("settings", "estimate")
+      assert_second_planned_at_the_firsts_pace(learned, planned_for(newer, first_boots, stored["machine_load"]), stored)
       factor = format("%.1f", learned["taken_s"] / learned["done_s"])
       assert_includes second, "(from the latest run here: it took #{factor}x its plan, "
       assert_nothing_left
@@ -51,10 +52,11 @@ module Rackbench
       assert_operator taken_s, :<=, stored_s + 5, "no more than the run"
     end
 
-    def planned_for(run, boots)
+    # The run's plan at these boots, and at the machine's load as the run stored it (its own otherwise).
+    def planned_for(run, boots, load = run.dig("settings", "estimate", "machine_load"))
       suite = Suite.load(run["suite_path"])
       RunEstimate.new(Plan.new(suite), RepeatPolicy.new(run["settings"]), Schedule.new(order: "interleaved", seed: 1),
-                      boots: boots)
+                      boots: boots, load: MachineLoad.from_h(load))
     end
 
     def starts_of(store, run) = store.measurements(run["id"]).to_h { |m| [m.position, m.repeats.map(&:deployment).max.to_i] }

@@ -28,6 +28,12 @@ module Rackbench
       assert_in_delta 0.5, share.call(14.0, 4), 1e-9, "per CPU"
     end
 
+    def test_a_run_stores_the_load_it_was_planned_at_and_reads_it_back
+      load = MachineLoad.from_h(MachineLoad.new(load: 7.0, cpus: 2).to_h)
+      assert_equal [7.0, 2], [load.load, load.cpus]
+      assert_in_delta 0.5, load.busy_share, 1e-9
+    end
+
     def test_a_machine_whose_load_is_not_known_is_taken_as_quiet
       load = MachineLoad.now(proc_dir: File.join(tmpdir, "none"), cpus: 2)
       assert_nil load.load

@@ -123,8 +123,8 @@ module Rackbench
     def test_a_run_stores_its_plan_what_it_did_its_wall_time_and_its_blocks_settled_at_the_first_look
       e = estimate(TWO.merge("endpoints" => ["/hello", "/sleep/1"]))
       learned = e.learned({ 1 => 3, 2 => 3, 3 => 4, 4 => 3 }, 123.456)
-      assert_equal [4, 2, 1, 123.5, RunEstimate::MODEL],
-                   learned.values_at("cells", "blocks", "blocks_at_first_look", "taken_s", "model")
+      assert_equal [4, 2, 1, 123.5, RunEstimate::MODEL, { "load" => 0.5, "cpus" => 2 }],
+                   learned.values_at("cells", "blocks", "blocks_at_first_look", "taken_s", "model", "machine_load")
       assert_in_delta e.done_s({ 1 => 3, 2 => 3, 3 => 4, 4 => 3 }), learned["done_s"], 0.051
       assert_equal [e.first_look_s, e.cap_s, e.about_s].map { |s| s.round(1) },
                    learned.values_at("first_look_s", "cap_s", "about_s")

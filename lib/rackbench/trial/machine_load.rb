@@ -38,6 +38,10 @@ module Rackbench
       ((load / cpus) - QUIET_PER_CPU).fdiv(BUSY_PER_CPU - QUIET_PER_CPU).clamp(0.0, 1.0)
     end
 
+    # As a run stores it with its estimate (RunEstimate#learned), and reads it back.
+    def to_h = { "load" => load, "cpus" => cpus }
+    def self.from_h(stored) = new(load: stored["load"], cpus: stored["cpus"])
+
     def to_s = load ? "load #{format("%.1f", load)} on #{cpus} CPU#{"s" unless cpus == 1}" : "load unknown"
   end
 end

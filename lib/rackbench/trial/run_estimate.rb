@@ -130,7 +130,7 @@ module Rackbench
       own = RunEstimate.new(plan, policy, @schedule, boots: boots, load: @load)
       at_first = blocks_list.count { |b| b.cells.map { |c| starts_of[c.index].to_i }.max <= policy.starts }
       own.to_h.merge("about_s" => about_s.round(1), "done_s" => own.done_s(starts_of).round(1), "taken_s" => taken_s.round(1),
-                     "blocks_at_first_look" => at_first, "model" => MODEL)
+                     "blocks_at_first_look" => at_first, "model" => MODEL, "machine_load" => @load.to_h)
     end
 
     def blocks = units.sum(&:size)
