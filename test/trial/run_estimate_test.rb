@@ -52,6 +52,10 @@ module Rackbench
       assert_in_delta e.first_look_s + (3 * (deploys + (2 * CELL_S))), e.cap_s, 1e-9
       later = deploys + (RunEstimate::RATIO_ONLY_SHARE * ratio_only) + ((1 - RunEstimate::RATIO_ONLY_SHARE) * 2 * CELL_S)
       assert_in_delta e.first_look_s + (3 * later), e.expected_s, 1e-9
+      two = estimate(TWO.merge("ratio" => "duet", "windows" => 2), expected: open)
+      assert_in_delta e.first_look_s, two.first_look_s, 1e-9, "one window in turns a first-stage start, as Runner::Starts"
+      window = 2 + Runner::SHORT_WARMUP_S + RunEstimate::WINDOW_OVERHEAD_S
+      assert_in_delta e.cap_s + (3 * 2 * window), two.cap_s, 1e-9, "the cap: two in turns a later start"
     end
 
     # Each block's cells cost a start's share of the blocks still open then;
