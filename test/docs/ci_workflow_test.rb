@@ -66,6 +66,7 @@ module Rackbench
       assert_equal(["Calibrate on this runner", "Measure the pull request against its base"], ran.map { |s| s["name"] })
       assert_equal 0, run_step(ran.first, env), "calibrate passes: #{@outputs.join("\n")}"
       assert_match(/\A\d+\z/, env["RACKBENCH_WINDOWS"].to_s, "calibrate's recommendation reached the next step")
+      assert_operator Integer(env["RACKBENCH_WINDOWS"]), :<=, Integer(env["RACKBENCH_MAX_WINDOWS"]), "capped windows"
       assert_equal 1, run_step(ran.last, env), "the gate fails, B regressed: #{@outputs.join("\n")}"
       summary = File.read(env["GITHUB_STEP_SUMMARY"])
       assert_equal "### rackbench ab: REGRESSED", summary.lines.first&.chomp, @outputs.join("\n")
@@ -75,12 +76,13 @@ module Rackbench
 
     private
 
-    # What Actions gives every step: the job's env (its cap lowered to keep this short), its files, PATH.
+    # What Actions gives every step: the job's env (its caps lowered to keep this short), its files, PATH.
     def runner_env(job, base, head)
       temp = FileUtils.mkdir_p(File.join(tmpdir, "runner")).first
       files = %w[GITHUB_ENV GITHUB_STEP_SUMMARY].to_h { |k| [k, File.join(temp, k.downcase).tap { |f| FileUtils.touch(f) }] }
       job.fetch("env", {}).transform_values(&:to_s).merge(files).merge(
-        "RACKBENCH_CALIBRATE_STARTS" => "2", "RACKBENCH_MAX_STARTS" => "3", "RUNNER_TEMP" => temp,
+        "RACKBENCH_CALIBRATE_STARTS" => "2", "RACKBENCH_MAX_STARTS" => "3", "RACKBENCH_MAX_WINDOWS" => "2",
+        "RUNNER_TEMP" => temp,
         "PATH" => "#{File.join(ROOT, "bin")}:#{ENV.fetch("PATH")}",
         "EXPRESSIONS" => { "github.event.pull_request.base.sha" => base, "github.event.pull_request.head.sha" => head }
       )
