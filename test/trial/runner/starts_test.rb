@@ -24,11 +24,13 @@ module Rackbench
 
         # ratio_busy: nil, no ratio windows (ratio: turns); else the busy
         # share (DuetBusy) each ratio window records.
-        def initialize(ratio_busy: nil)
+        # idle: the cells (by index) whose servers idle in their ratio windows whatever ratio_busy says.
+        def initialize(ratio_busy: nil, idle: [])
           @log = []
           @repeats = Hash.new { |h, k| h[k] = [] }
           @done = {}
           @ratio_busy = ratio_busy
+          @idle = idle
         end
 
         # Deployments
@@ -52,7 +54,8 @@ module Rackbench
           log << [:ratio, epoch, round, cells.map(&:index)]
           cells.each do |c|
             repeats[c.index] << StartsTest.repeat(index: repeats[c.index].size + 1, deployment: epoch, round: round,
-                                                  rps: 50.0 * (1 + (round % 3 * 0.3 * c.index)), busy: @ratio_busy)
+                                                  rps: 50.0 * (1 + (round % 3 * 0.3 * c.index)),
+                                                  busy: @idle.include?(c.index) ? 0.3 : @ratio_busy)
           end
         end
 
@@ -177,6 +180,26 @@ module Rackbench
       def test_in_turns_every_start_takes_its_windows
         starts({ "repeats" => "auto", "deployments" => 3, "windows" => 2, "max_deployments" => 4, "ratio" => "turns" })
         assert_equal [2], rounds.map { |e| e[1] }.tally.values.uniq
+      end
+
+      # A block of three whose third server idles: the other two go on in
+      # ratio windows (their comparison may read them); its windows in turns
+      # go on too (the idle one's comparisons read those).
+      def test_a_config_whose_server_idled_leaves_the_ratio_windows_to_the_others_while_two_are_left
+        @fakes = Fakes.new(ratio_busy: 0.99, idle: [3])
+        starts({ "repeats" => "auto", "deployments" => 3, "windows" => 1, "max_deployments" => 4, "ratio" => "duet",
+                 "servers" => [{ "server" => "puma" }] * 3 })
+        ratio_rounds = @fakes.log.select { |e| e.first == :ratio }
+        assert_equal [[1, [1, 2, 3]]], ratio_rounds.first(1).map { |e| [e[1], e[3].sort] }, "all three at the first start"
+        assert_equal([[1, 2]], ratio_rounds.drop(1).map { |e| e[3].sort }.uniq, "then the two busy ones")
+        assert_includes rounds.map { |e| e[1] }, 4, "windows in turns every start: a comparison with the idle one reads them"
+      end
+
+      def test_a_ratio_round_needs_two_busy_configs
+        @fakes = Fakes.new(ratio_busy: 0.99, idle: [2, 3])
+        starts({ "repeats" => "auto", "deployments" => 3, "windows" => 1, "max_deployments" => 4, "ratio" => "duet",
+                 "servers" => [{ "server" => "puma" }] * 3 })
+        assert_equal [1], @fakes.log.select { |e| e.first == :ratio }.map { |e| e[1] }
       end
 
       def test_sequential_order_measures_each_config_alone_with_no_side_by_side_start

@@ -155,13 +155,17 @@ module Rackbench
       end
 
       # ratio: duet: after the start's windows in turns, one window of the
-      # block's open configs loaded at once, in a round of its own; none once
-      # a config's ratio windows show its server idle (DuetBusy: their ratio
-      # is not one of costs, and Comparison reads the windows in turns).
+      # block's open configs loaded at once, in a round of its own. A config
+      # whose ratio windows show its server idle takes no more part
+      # (DuetBusy: a ratio with it is not one of costs, and Comparison reads
+      # its comparisons in turns); the others go on while two are left, so
+      # a block of three whose slowest idles still has its leader and
+      # runner-up compared in duet windows.
       def ratio_round(block, epoch)
-        cells = active(block)
-        return unless @repeats.ratio? && cells.size >= 2 && !@schedule.sequential?
-        return if cells.any? { |c| !Measurement::DuetBusy.busy?(@recorder.repeats(c).select(&:ratio?), unknown: true) }
+        return unless @repeats.ratio? && !@schedule.sequential?
+
+        cells = active(block).select { |c| Measurement::DuetBusy.busy?(@recorder.repeats(c).select(&:ratio?), unknown: true) }
+        return if cells.size < 2
 
         key = block_key(block)
         round = (@rounds[key] = rounds_done(block) + 1)
