@@ -199,7 +199,7 @@ module Rackbench
         @fakes = Fakes.new(ratio_busy: 0.99, idle: [2, 3])
         starts({ "repeats" => "auto", "deployments" => 3, "windows" => 1, "max_deployments" => 4, "ratio" => "duet",
                  "servers" => [{ "server" => "puma" }] * 3 })
-        assert_equal [1], @fakes.log.select { |e| e.first == :ratio }.map { |e| e[1] }
+        assert_equal([1], @fakes.log.select { |e| e.first == :ratio }.map { |e| e[1] })
       end
 
       def test_sequential_order_measures_each_config_alone_with_no_side_by_side_start
