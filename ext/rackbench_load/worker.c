@@ -1105,12 +1105,29 @@ static int worker_setup_all(worker_t *workers, int threads, const config_t *cfg,
     return threads;
 }
 
-/* Start the threads on one timeline and wait for them; returns how many ran (< threads: err says why). */
-static int worker_start_all(worker_t *workers, int threads, const config_t *cfg, uint64_t start, char *err,
-                            size_t err_size)
+/* Where the counted window lies on the monotonic clock, for a load begun at start late_ns after its
+   --start-at instant: the window keeps its place after the instant (a late engine cuts its warm-up, and
+   past the warm-up the window's beginning), so loads begun together count the same span of time however
+   late each began (a duet's partner that began 0.2 s late would otherwise count 0.2 s alone at its end).
+   Begun so late that nothing of the window is left, it is counted from start as without an instant. */
+static void worker_window_span(const config_t *cfg, uint64_t start, uint64_t late_ns, uint64_t *measure,
+                               uint64_t *end)
 {
-    uint64_t measure = start + cfg->warmup_ns;
-    uint64_t end = cfg->duration_ns == UINT64_MAX ? UINT64_MAX : measure + cfg->duration_ns;
+    *measure = start + cfg->warmup_ns;
+    *end = cfg->duration_ns == UINT64_MAX ? UINT64_MAX : *measure + cfg->duration_ns;
+    if (!late_ns || cfg->duration_ns == UINT64_MAX || late_ns >= cfg->warmup_ns + cfg->duration_ns)
+        return;
+    uint64_t placed = start - late_ns + cfg->warmup_ns;
+    *measure = placed > start ? placed : start;
+    *end = placed + cfg->duration_ns;
+}
+
+/* Start the threads on one timeline and wait for them; returns how many ran (< threads: err says why). */
+static int worker_start_all(worker_t *workers, int threads, const config_t *cfg, uint64_t start, uint64_t late_ns,
+                            char *err, size_t err_size)
+{
+    uint64_t measure, end;
+    worker_window_span(cfg, start, late_ns, &measure, &end);
     int started = 0;
     for (int t = 0; t < threads; t++) {
         worker_t *w = &workers[t];
@@ -1132,10 +1149,10 @@ static int worker_start_all(worker_t *workers, int threads, const config_t *cfg,
 }
 
 /* The counted window actually run, and why it ended early (interrupted, stalled). */
-static void worker_window(const config_t *cfg, run_result_t *out, uint64_t start)
+static void worker_window(const config_t *cfg, run_result_t *out, uint64_t start, uint64_t late_ns)
 {
-    uint64_t measure = start + cfg->warmup_ns;
-    uint64_t end = cfg->duration_ns == UINT64_MAX ? UINT64_MAX : measure + cfg->duration_ns;
+    uint64_t measure, end;
+    worker_window_span(cfg, start, late_ns, &measure, &end);
     uint64_t finished = worker_now_ns();
     if (atomic_load(&worker_stopping)) {
         uint64_t stop = atomic_load(&worker_stop_ns);
@@ -1208,11 +1225,12 @@ int worker_run(const config_t *cfg, run_result_t *out, char *err, size_t err_siz
     if (rc == 0)
         out->start_late_s = worker_wait_until(cfg->start_at_ns);
     uint64_t start = worker_now_ns();
+    uint64_t late_ns = (uint64_t)(out->start_late_s * 1e9);
     atomic_store(&worker_progress_ns, start);
-    int started = rc == 0 ? worker_start_all(workers, threads, cfg, start, err, err_size) : 0;
+    int started = rc == 0 ? worker_start_all(workers, threads, cfg, start, late_ns, err, err_size) : 0;
     if (started < threads)
         rc = -1;
-    worker_window(cfg, out, start);
+    worker_window(cfg, out, start, late_ns);
     for (int t = 0; t < started; t++)
         worker_merge(out, &workers[t], cfg);
     for (int t = 0; t < set_up; t++)

@@ -115,6 +115,19 @@ module Rackbench
       refute load_json("#{base}/hello", "-c", 2, "-n", 10).key?("start_late_s"), "no instant asked, none reported"
     end
 
+    # Loads begun together count the same span of time: an engine that began
+    # late cuts its warm-up and, past it, its window's beginning, never
+    # shifts its window (a duet's late partner would count time alone at its
+    # end). Begun 1 s after its instant with 0.5 s of warm-up, what is left
+    # of its 3 s window is at most 2.5 s.
+    def test_a_load_begun_late_keeps_its_window_where_the_instant_put_it
+      _nginx, base = start_nginx
+      r = load_json("#{base}/hello", "-c", 2, "-d", "3s", "--warmup", "500ms", "--start-at", format("%.6f", Time.now.to_f - 1))
+      assert_operator r["start_late_s"], :>=, 1.0
+      assert_operator r["requests"], :>, 0
+      assert_operator r["duration_s"], :<=, 2.5, "begun #{r["start_late_s"]} s late, the window counted #{r["duration_s"]} s"
+    end
+
     # A request count, not a window: on a busy machine opening 10,000
     # connections may take longer than any short window.
     def test_ten_thousand_connections_in_under_64_mb
