@@ -8,7 +8,10 @@ module Rackbench
   # LEAD_S ahead that each load begins at (Load#start_at: the engine sleeps
   # until then, so the threads' own delays in starting their engines, a few
   # hundred ms apart under Ruby's lock on a busy machine, do not shift one
-  # load against the other; the engine says how late it began). Once
+  # load against the other; the engine says how late it began, and one that
+  # began late cuts its warm-up rather than shift its counted window, so the
+  # partners count the same span of time (else a late partner would count its
+  # last moments alone, with the whole CPU)). Once
   # released it stays open (a window measured again does not wait, and
   # begins at once), and a partner that never arrives holds the others at
   # most timeout_s.
