@@ -17,6 +17,8 @@ module Rackbench
       out, _run, cells, charts = smoke_run("torquebox-2011")
       assert_rows_for_every_server("torquebox-2011", out, cells)
       assert_equal %w[hello sleep fibonacci].sort, cells.map { |c| c["endpoint"] }.uniq.sort
+      assert_equal servers_apps_and_endpoints(Plan.new(Suite.load("torquebox-2011")).cells.map { |c| c.key.columns }),
+                   servers_apps_and_endpoints(cells), "the smoke's own list of servers (fewer starts) keeps the suite's"
       assert(cells.any? { |c| c["config"]["app"] == "rails" && c["status"] == "ok" }, "no Rails cell was measured")
       measured = cells.select { |c| c["status"] == "ok" }
       assert(measured.all? { |c| c.repeats.first.result.series.size >= 2 }, "a cell kept no series")
@@ -28,6 +30,12 @@ module Rackbench
       assert_serves_every_cell("trinidad", cells)
       assert_serves_every_cell("torquebox", cells) unless Servers.fetch("torquebox").unavailable_reason
       assert_serves_every_cell("itsi", cells)
+    end
+
+    # Each server with each app and endpoint it serves in the suite: its
+    # cells as stored, or planned (their CellKey#columns).
+    def servers_apps_and_endpoints(cells)
+      cells.map { |c| [c["server"], c["config"]["app"] || "rack", c["endpoint"]] }.uniq.sort
     end
 
     # Trinidad and TorqueBox (JRuby) and Itsi, today's server beside Puma,
