@@ -108,7 +108,8 @@ module Rackbench
                             doc: "how a block's throughput ratio is measured: from the windows in turns, or (duet) " \
                                  "from one more window a start with its configs loaded at once on the same CPUs " \
                                  "with equal CPU shares, read while both servers keep the CPU busy; the figures " \
-                                 "still come from the windows in turns"),
+                                 "still come from the windows in turns (default duet, but turns where windows " \
+                                 "are a number of requests: those would not end together)"),
       key("order", :one_of, values: Schedule::ORDERS, doc: "the order cells run in"),
       key("seed", :whole, doc: "the seed of order: random"),
       duration("drain_timeout_s", "seconds to wait for a server to go idle", { min: 0 }, default: 30),
