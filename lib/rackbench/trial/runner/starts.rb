@@ -133,10 +133,15 @@ module Rackbench
         return false unless ratio_decides? && epoch <= @policy.starts
 
         cells = active(block)
-        cells.size >= 2 && cells.all? { |c| Measurement::DuetBusy.busy?(@recorder.repeats(c).select(&:ratio?), unknown: true) }
+        cells.size >= 2 && cells.all? { |c| duet_busy?(c, unknown: true) }
       end
 
       def ratio_decides? = @repeats.ratio? && @policy.sequential? && !@policy.questions?
+
+      # Whether the cell's server was busy in its ratio windows so far (DuetBusy); `unknown` when none says.
+      def duet_busy?(cell, unknown: false)
+        Measurement::DuetBusy.busy?(@recorder.repeats(cell).select(&:ratio?), unknown: unknown)
+      end
 
       # Whether start `epoch` of the block measures ratio windows only: a
       # sequential run's start after the first stage, once the first stage's
@@ -150,7 +155,7 @@ module Rackbench
         @ratio_only.fetch(block_key(block)) do |key|
           cells = active(block)
           @ratio_only[key] = cells.size >= 2 &&
-                             cells.all? { |c| Measurement::DuetBusy.busy?(@recorder.repeats(c).select(&:ratio?)) }
+                             cells.all? { |c| duet_busy?(c) }
         end
       end
 
@@ -164,7 +169,7 @@ module Rackbench
       def ratio_round(block, epoch)
         return unless @repeats.ratio? && !@schedule.sequential?
 
-        cells = active(block).select { |c| Measurement::DuetBusy.busy?(@recorder.repeats(c).select(&:ratio?), unknown: true) }
+        cells = active(block).select { |c| duet_busy?(c, unknown: true) }
         return if cells.size < 2
 
         key = block_key(block)
