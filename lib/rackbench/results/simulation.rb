@@ -93,15 +93,18 @@ module Rackbench
     end
 
     def measure_ratio(rng, repeats, epoch, ratio)
-      centres = { a: Math.log(TRUTH_PER_S), b: Math.log(TRUTH_PER_S / ratio) }
+      centres = centres(ratio)
       @noise.ratio(rng).each do |config, deviation|
         round = repeats[config].size + 1
         repeats[config] << repeat(round, epoch, Math.exp(centres.fetch(config) + deviation), ratio_window: true)
       end
     end
 
+    # Log throughput of A and B where A is truly `ratio` times B's.
+    def centres(ratio) = { a: Math.log(TRUTH_PER_S), b: Math.log(TRUTH_PER_S / ratio) }
+
     def measure_start(rng, repeats, epoch, windows, ratio)
-      centres = { a: Math.log(TRUTH_PER_S), b: Math.log(TRUTH_PER_S / ratio) }
+      centres = centres(ratio)
       @noise.start(rng, windows).each do |config, deviations|
         deviations.each do |deviation|
           round = repeats[config].size + 1
