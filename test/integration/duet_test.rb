@@ -10,14 +10,7 @@ module Rackbench
     include TestHelpers
 
     def test_the_configs_of_a_round_are_loaded_at_the_same_time_and_paired
-      store = Store.new(tmpdir)
-      suite = Suite.load(write_suite("engine" => "native", "endpoints" => ["/fibonacci/18"], "duration_s" => 2,
-                                     "repeats" => 4, "deployments" => 2, "duet" => true,
-                                     "servers" => [{ "server" => "puma", "threads" => 1, "label" => "A" },
-                                                   { "server" => "puma", "threads" => 1, "label" => "B" }]))
-      run_id = Runner.new(suite, store: store).run
-      a, b = store.measurements(run_id)
-      assert_equal(%w[ok ok], [a.status, b.status], [a.reason, b.reason].compact.join("; "))
+      store, _, a, b = measure_pair("duration_s" => 2, "repeats" => 4, "deployments" => 2, "duet" => true)
       a.repeats.zip(b.repeats).each do |ra, rb|
         assert_equal ra.round, rb.round
         apart_s = (ra.noise["load_started_us"] - rb.noise["load_started_us"]).abs / 1e6
@@ -36,14 +29,7 @@ module Rackbench
     # ratio: duet keeps the windows in turns for every figure and adds one
     # ratio window a start, loaded at once, which only the comparison reads.
     def test_ratio_windows_are_loaded_at_once_and_only_the_comparison_reads_them
-      store = Store.new(tmpdir)
-      suite = Suite.load(write_suite("engine" => "native", "endpoints" => ["/fibonacci/18"], "duration_s" => 1,
-                                     "repeats" => 4, "deployments" => 2, "ratio" => "duet",
-                                     "servers" => [{ "server" => "puma", "threads" => 1, "label" => "A" },
-                                                   { "server" => "puma", "threads" => 1, "label" => "B" }]))
-      run_id = Runner.new(suite, store: store).run
-      a, b = store.measurements(run_id)
-      assert_equal(%w[ok ok], [a.status, b.status], [a.reason, b.reason].compact.join("; "))
+      store, run_id, a, b = measure_pair("duration_s" => 1, "repeats" => 4, "deployments" => 2, "ratio" => "duet")
       assert_equal [4, 4], [a.repeats.size, b.repeats.size], "the figures read the 4 windows in turns"
       first_busy = [a, b].all? { |m| Measurement::DuetBusy.busy?(m.ratio_repeats.first(1)) }
       assert_equal(first_busy ? [2, 2] : [1, 1], [a.ratio_repeats.size, b.ratio_repeats.size],
@@ -73,15 +59,8 @@ module Rackbench
     # start after one whose ratio window showed a server idle); the run
     # stores that it did.
     def test_a_block_its_ratio_windows_decide_takes_one_window_in_turns_a_start_in_its_first_stage
-      store = Store.new(tmpdir)
-      suite = Suite.load(write_suite("engine" => "native", "endpoints" => ["/fibonacci/18"], "duration_s" => 1,
-                                     "repeats" => "auto", "stopping" => "sequential", "deployments" => 3,
-                                     "max_deployments" => 3, "windows" => 2, "ratio" => "duet",
-                                     "servers" => [{ "server" => "puma", "threads" => 1, "label" => "A" },
-                                                   { "server" => "puma", "threads" => 1, "label" => "B" }]))
-      run_id = Runner.new(suite, store: store).run
-      a, b = store.measurements(run_id)
-      assert_equal(%w[ok ok], [a.status, b.status], [a.reason, b.reason].compact.join("; "))
+      store, run_id, a, b = measure_pair("duration_s" => 1, "repeats" => "auto", "stopping" => "sequential",
+                                         "deployments" => 3, "max_deployments" => 3, "windows" => 2, "ratio" => "duet")
       [a, b].each do |m|
         expected = (1..3).to_h do |start|
           busy = [a, b].all? { |c| Measurement::DuetBusy.busy?(c.ratio_repeats.select { |r| r.deployment < start }, unknown: true) }
@@ -93,6 +72,25 @@ module Rackbench
       assert_nothing_left
     ensure
       store&.close
+    end
+
+    private
+
+    # Two pumas of one thread under labels A and B on /fibonacci/18, run with
+    # these settings; [store, run id, A's and B's measurement], both measured.
+    def measure_pair(settings)
+      store = Store.new(tmpdir)
+      suite = Suite.load(write_suite({ "engine" => "native", "endpoints" => ["/fibonacci/18"],
+                                       "servers" => [{ "server" => "puma", "threads" => 1, "label" => "A" },
+                                                     { "server" => "puma", "threads" => 1, "label" => "B" }] }
+                                       .merge(settings)))
+      run_id = Runner.new(suite, store: store).run
+      a, b = store.measurements(run_id)
+      assert_equal(%w[ok ok], [a.status, b.status], [a.reason, b.reason].compact.join("; "))
+      [store, run_id, a, b]
+    rescue StandardError, Minitest::Assertion
+      store&.close # the caller never gets it
+      raise
     end
   end
 end
