@@ -72,11 +72,12 @@ module TestQueue
     Dir.mktmpdir("rackbench-tests") do |dir|
       until queue.empty? && running.empty?
         start(queue.shift, dir, running, free_slot(running)) while running.size < at_once && !queue.empty?
+        cpu_before_s = children_cpu_s
         pid, status = Process.wait2
         job, log, started = running.delete(pid)
         took_s = monotonic_s - started
         job.each { |file| took[file] = took_s / job.size } # a batch's files share its seconds
-        failed.concat(report(job, log, status, took_s))
+        failed.concat(report(job, log, status, took_s, children_cpu_s - cpu_before_s))
       end
     end
     remember(took)
@@ -102,12 +103,14 @@ module TestQueue
     { Rackbench::Pinning::CLIENT_CPU_VAR => cpus[-1 - (slot % cpus.size)].to_s }
   end
 
-  # Prints the job's line (and its output if it failed); returns its files that failed.
-  def report(job, log, status, took_s)
+  # Prints the job's line, its wall and CPU seconds (its own and those of the
+  # processes it waited for: servers, proxies, load generators), and its
+  # output if it failed; returns its files that failed.
+  def report(job, log, status, took_s, cpu_s)
     output = File.read(log)
     counts = output.lines.grep(/\d+ runs, \d+ assertions/).last&.strip || "no test summary (#{status.inspect})"
     name = job.size == 1 ? job.first : "#{job.size} files: #{job.first} .. #{job.last}"
-    puts format("%6.1f s  %-60s %s", took_s, name, counts)
+    puts format("%6.1f s %6.1f CPU-s  %-60s %s", took_s, cpu_s, name, counts)
     puts job.join(" ").gsub(/^/, "    ") if job.size > 1 && !status.success?
     puts output.gsub(/^/, "    ") unless status.success?
     status.success? ? [] : failed_files(job, output)
@@ -128,6 +131,10 @@ module TestQueue
   end
 
   def monotonic_s = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+  # CPU seconds of the children reaped so far (each wait adds the job's own
+  # and its reaped descendants').
+  def children_cpu_s = Process.times.then { |t| t.cutime + t.cstime }
 end
 
 desc "Run the tests (a process per file, RACKBENCH_TEST_SHARDS at once, default 2; TEST=file for one file)"
@@ -136,9 +143,10 @@ task test: :compile do
   files = ENV["TEST"] ? [ENV["TEST"]] : Dir["test/**/*_test.rb"]
   at_once = Integer(ENV.fetch("RACKBENCH_TEST_SHARDS", "2"))
   started = TestQueue.monotonic_s
+  cpu_before_s = TestQueue.children_cpu_s
   failed = TestQueue.run(files, at_once)
-  puts format("rake test: %d files, %d at a time, %.0f s", files.size, [at_once, files.size].min,
-              TestQueue.monotonic_s - started)
+  puts format("rake test: %d files, %d at a time, %.0f s, %.0f CPU-s", files.size, [at_once, files.size].min,
+              TestQueue.monotonic_s - started, TestQueue.children_cpu_s - cpu_before_s)
   abort "rake test: #{failed.size} failed (their output is above): #{failed.join(" ")}" unless failed.empty?
 end
 
