@@ -3,6 +3,7 @@
 # puma --environment production sets RACK_ENV; Rails reads RAILS_ENV first.
 ENV["RAILS_ENV"] ||= ENV.fetch("RACK_ENV", "production")
 
+require_relative "boot"
 require "securerandom"
 # Before rails: Rails 6.1 reads ::Logger, which concurrent-ruby 1.3.5+ no longer loads.
 require "logger"
