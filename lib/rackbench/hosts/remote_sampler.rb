@@ -63,6 +63,8 @@ module Rackbench
       private
 
       def process_stats = @stats
+      # The tree from the snapshot's stat lines (the other host's /proc is not this one's).
+      def tree_stats = tree_of(@stats)
       # PSS only: the snapshot command does not read USS on the other host.
       def memory_bytes(pid) = @pss[pid] && { "pss_bytes" => @pss[pid] }
       # Nor the threads' run-queue delay.

@@ -154,3 +154,4 @@ end
 
 require_relative "procfs/machine"
 require_relative "procfs/sockets"
+require_relative "procfs/tree"

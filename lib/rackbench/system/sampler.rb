@@ -175,9 +175,13 @@ module Rackbench
 
     private
 
-    # The Procfs::ProcessStat of the roots and of their descendants.
-    def tree_stats
-      stats = process_stats.to_h { |stat| [stat.pid, stat] }
+    # The Procfs::ProcessStat of the roots and of their descendants: the
+    # tree's own files where the kernel lists children, else found through
+    # every process's ppid.
+    def tree_stats = Procfs.tree_stats(@root_pids, @proc) || tree_of(process_stats)
+
+    def tree_of(all_stats)
+      stats = all_stats.to_h { |stat| [stat.pid, stat] }
       children = Hash.new { |h, k| h[k] = [] }
       stats.each_value { |stat| children[stat.ppid] << stat.pid }
       self.class.descendants(@root_pids.select { |pid| stats.key?(pid) }, children).map { |pid| stats[pid] }
