@@ -71,6 +71,7 @@ module Rackbench
   autoload :WindowRequests, "rackbench/results/window_requests"
   autoload :Supervisor, "rackbench/system/supervisor"
   autoload :Sampler, "rackbench/system/sampler"
+  autoload :HeldConnections, "rackbench/system/held_connections"
   autoload :Readiness, "rackbench/trial/readiness"
   autoload :AppError, "rackbench/trial/app_error"
   autoload :ExitReason, "rackbench/trial/exit_reason"

@@ -152,12 +152,12 @@ module Rackbench
       [now - @started, stats.sum(&:cpu_s), stats.size, stats.sum(&:rss_bytes)]
     end
 
-    # The roots and all their descendants (found through each process's ppid).
+    # The roots and all their descendants (Procfs.tree_stats, else through each process's ppid).
     def tree_pids = tree_stats.map(&:pid)
 
     # The sockets the tree holds that do not listen (Procfs.held_connections):
-    # Drain reads whether requests are still inside the server.
-    def held_connections = Procfs.held_connections(tree_pids, proc_dir: @proc)
+    # Drain reads whether requests are still inside the server (HeldConnections keeps which sockets listen).
+    def held_connections = (@held ||= HeldConnections.new(proc_dir: @proc)).count(tree_pids)
 
     # The roots and every process below them, given {ppid => [pid, ...]}.
     def self.descendants(roots, children)

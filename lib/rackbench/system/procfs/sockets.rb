@@ -42,11 +42,14 @@ module Rackbench
     # its master's listener). A socket of another network namespace, or of
     # UDP, counts as held: it is not found among this one's listeners.
     def held_connections(pids, proc_dir: DIR)
-      inodes = pids.flat_map { |pid| socket_inodes(pid, proc_dir) }.uniq
+      inodes = socket_inodes_of(pids, proc_dir)
       return 0 if inodes.empty?
 
       (inodes - listening_socket_inodes(proc_dir)).size
     end
+
+    # The sockets the processes hold, each once (a forked worker shares its master's listener).
+    def socket_inodes_of(pids, proc_dir = DIR) = pids.flat_map { |pid| socket_inodes(pid, proc_dir) }.uniq
 
     def socket_inodes(pid, proc_dir = DIR)
       open_files(pid, proc_dir).filter_map { |link| link[/\Asocket:\[(\d+)\]\z/, 1]&.to_i }
