@@ -31,13 +31,13 @@ module Rackbench
       assert_equal exact, count
     end
 
-    def test_the_tables_are_read_again_only_when_a_socket_is_new
+    def test_the_tables_are_read_again_only_when_more_sockets_are_held_than_the_fewest_seen
       server = keep(TCPServer.new("127.0.0.1", 0))
       3.times { count }
       assert_equal 1, @held.tables_read, "nothing changed: the kept answers"
       keep(TCPSocket.new("127.0.0.1", server.addr[1]), server.accept)
       count
-      assert_equal 2, @held.tables_read, "a new connection"
+      assert_equal 2, @held.tables_read, "a new connection: two more held"
       @open.pop(2).each(&:close)
       count
       assert_equal 2, @held.tables_read, "fewer sockets: the kept answers still hold"

@@ -7,11 +7,13 @@ module Rackbench
   # their sockets that do not listen), read again and again while Drain
   # waits. Which sockets listen comes from the kernel's TCP and Unix tables:
   # after a load, thousands of lines of closed connections (2,600 here, 4 ms
-  # to read and as long again to scan). So each socket's answer is kept, and
-  # the tables are read again only when the processes hold a socket not seen
-  # before, or more sockets held than the fewest seen so far (a kept answer
-  # may then be stale: a socket seen before it listened). A socket's inode is
-  # not reused while it is held.
+  # to read and as long again to scan). So each socket's answer is kept, a
+  # socket not seen before counts as held, and the tables are read again
+  # only when that count is above the fewest seen so far (or on the first
+  # count). Every count above the fewest is thus exact; one at or below it
+  # can only be too high by a socket that has begun to listen since it was
+  # seen, and then the truth is lower still: a server that reads as drained
+  # is drained. A socket's inode is not reused while it is held.
   #
   #   held = HeldConnections.new
   #   held.count(tree_pids)   # => 2
@@ -24,7 +26,7 @@ module Rackbench
 
     def count(pids)
       inodes = Procfs.socket_inodes_of(pids, @proc)
-      read_listeners(inodes) if inodes.any? { |inode| !@listens.key?(inode) } || held(inodes) > @fewest
+      read_listeners(inodes) if held(inodes) > @fewest || @fewest.infinite?
       held(inodes).tap { |n| @fewest = [@fewest, n].min }
     end
 
