@@ -15,10 +15,10 @@ module Rackbench
     end
 
     # Starts at these shares of 100 req/s, two windows each (1 % apart), paired by round.
-    def two_windows(name, shares)
+    def two_windows(name, shares, windows: [0.99, 1.01])
       config = { "server" => "puma", "threads" => 2, "label" => "#{name}: puma x0:2" }
       repeats = shares.each_with_index.flat_map do |share, start|
-        [0.99, 1.01].each_with_index.map do |w, i|
+        windows.each_with_index.map do |w, i|
           round = (start * 2) + i + 1
           result = Result.new(engine: "native", requests: 100, duration_s: 1.0, requests_per_s: 100 * share * w)
           Measurement::Repeat.new(index: round, deployment: start + 1, round: round, result: result, resources: {},
@@ -42,6 +42,25 @@ module Rackbench
       assert_operator calibration.recommendation["starts"], :>, Calibration::SIMULATED_STARTS
       assert_nil calibration.simulated_at_recommendation
       assert(calibration.lines.any? { |line| line.start_with?("not simulated at those settings: ") })
+    end
+
+    # Two starts whose paired differences are as far apart as their windows
+    # let them be, no further (A and B 1 % apart each way in a round, the
+    # same in both starts): the spread between starts estimates at zero, on
+    # one degree of freedom. That is not a start spread known to be nil
+    # (which would ask for as many windows a start as allowed), it is one
+    # not measured: the windows a start are the default, and the report says why.
+    def test_a_start_spread_estimated_at_zero_is_unknown_and_leaves_the_windows_a_start_at_the_default
+      calibration = Calibration.new(two_windows("A", [1.0, 1.0]), two_windows("B", [1.0, 1.0], windows: [1.01, 0.99]),
+                                    start_cost_s: 3, window_cost_s: 2, trials: 20)
+      assert_equal 0.0, calibration.components["own_start_cv"], "the estimate came out at zero"
+      assert_operator calibration.components["within_start_cv"], :>, 0
+      rec = calibration.recommendation
+      assert_equal Suite::KEYS.fetch("windows").default, rec["windows_per_start"]
+      assert_equal calibration.send(:starts_for, calibration.paired.paired_start_variance(rec["windows_per_start"]),
+                                    Math.log(1.05), Stats::LEVEL), rec["starts"]
+      assert(calibration.lines.any? { |line| line.include?("spread between starts estimated at 0 over 2 starts") },
+             calibration.lines.join("\n"))
     end
 
     # The measurement with a duet window a start (ratio: duet) at shares of

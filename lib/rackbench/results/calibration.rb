@@ -112,16 +112,25 @@ module Rackbench
       c = components
       return nil unless c["own_start_cv"]
 
-      window_var = log_var(c["within_start_cv"])
-      own_var = log_var(c["own_start_cv"])
-      windows = if own_var.zero? then 10
-                else Math.sqrt(start_cost_s * window_var / ([window_cost_s, 0.01].max * own_var)).round.clamp(1, 10)
-                end
+      windows = windows_per_start(log_var(c["within_start_cv"]), log_var(c["own_start_cv"]))
       per_start = paired.paired_start_variance(windows)
       starts = starts_for(per_start, Math.log(1 + precision), level)
       { "precision" => precision, "windows_per_start" => windows, "starts" => starts,
         "wall_s" => starts * (start_cost_s + (2 * windows * window_cost_s)) }
     end
+
+    # Kalibera & Jones's windows a start, at most 10. A spread between starts
+    # estimated at zero (the mean squares' difference came out at or below
+    # 0, as it often does over 2 or 3 starts) is not a spread known to be
+    # nil, which would ask for every window allowed: it is unknown, and the
+    # windows a start stay the default's.
+    def windows_per_start(window_var, own_var)
+      return Suite::KEYS.fetch("windows").default if own_start_unknown?
+
+      Math.sqrt(start_cost_s * window_var / ([window_cost_s, 0.01].max * own_var)).round.clamp(1, 10)
+    end
+
+    def own_start_unknown? = components["own_start_cv"].to_f.zero?
 
     # Where the run's throughput ratio comes from duet windows (ratio: duet,
     # Comparison#ratio_windows?), as the procedure's does by default, the
@@ -200,8 +209,16 @@ module Rackbench
                "it), #{format("%.0f", rec["wall_s"])} s per pair (#{costs})"
       end
 
-      "for ±#{pct(rec["precision"])} on a ratio of two configs in the least time: #{rec["windows_per_start"]} window(s) " \
-        "per start, about #{rec["starts"]} starts, #{format("%.0f", rec["wall_s"])} s per pair (#{costs})"
+      "for ±#{pct(rec["precision"])} on a ratio of two configs#{" in the least time" unless own_start_unknown?}: " \
+        "#{rec["windows_per_start"]} window(s) per start#{unknown_start_spread_text}, about #{rec["starts"]} starts, " \
+        "#{format("%.0f", rec["wall_s"])} s per pair (#{costs})"
+    end
+
+    def unknown_start_spread_text
+      return "" unless own_start_unknown?
+
+      " (the default: the spread between starts estimated at 0 over #{components["starts"]} starts, which leaves it " \
+        "unknown, not nil; calibrate with more starts to trade windows against starts)"
     end
 
     # Each start's log ratio A/B from its duet windows paired by round, as
