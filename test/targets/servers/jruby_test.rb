@@ -10,6 +10,11 @@ require "net/http"
 # Trinidad's gem folder, ahead of the Rack 1.6 it vendors) and the Rails app
 # on TorqueBox are measured under load by the torquebox-2011 smoke run
 # (test/suite/builtin/torquebox_2011_test.rb), so no test here starts them again.
+# The Rails apps on puma_jruby and Trinidad start in JRuby's quick start
+# (quick_start: true, a knob a suite has too; its command differs by JRuby's
+# flags only, test_quick_start_...): what they check is what is served, and
+# such a JVM was ready in half the CPU seconds. TorqueBox starts as deployed,
+# so the suite still starts a JVM with its JIT on.
 class JRubyServersTest < Minitest::Test
   include Rackbench::ServerTestHelpers
 
@@ -33,8 +38,9 @@ class JRubyServersTest < Minitest::Test
   # request (JRuby's getsockopt(TCP_INFO) overflowed its buffer): one JVM, no
   # retry, every request of the load answered.
   def test_puma_on_jruby_serves_the_bundled_rails_app_under_load_without_errors
-    assert_serves_hello({ "server" => "puma_jruby", "threads" => 4 }, app: Rackbench::Apps.path("rails"),
-                                                                      ready_timeout_s: JVM_READY_S, warmup_requests: 100)
+    assert_serves_hello({ "server" => "puma_jruby", "threads" => 4, "quick_start" => true }, app: Rackbench::Apps.path("rails"),
+                                                                                             ready_timeout_s: JVM_READY_S,
+                                                                                             warmup_requests: 100)
     assert_includes @deployment.commands.first, Rackbench::Servers::PumaJruby::RACK2
     assert_includes @deployment.commands.first, Rackbench::Servers::PumaJruby::TCP_INFO_PATCH
   end
@@ -44,8 +50,9 @@ class JRubyServersTest < Minitest::Test
   # /template-render through Action View, and /db (SQLite through its JDBC
   # driver) under a short load, each without an error.
   def test_trinidad_serves_the_bundled_rails_app_and_its_db_under_load_without_errors
-    assert_serves_hello({ "server" => "trinidad", "runtimes" => 1 }, app: Rackbench::Apps.path("rails"),
-                                                                     ready_timeout_s: JVM_READY_S, warmup_requests: 100)
+    assert_serves_hello({ "server" => "trinidad", "runtimes" => 1, "quick_start" => true }, app: Rackbench::Apps.path("rails"),
+                                                                                            ready_timeout_s: JVM_READY_S,
+                                                                                            warmup_requests: 100)
     status, _headers, body = first_get("/template-render")
     assert_equal 200, status
     assert_includes body, "<title>Catalogue</title>"
@@ -98,6 +105,23 @@ class JRubyServersTest < Minitest::Test
     post = Net::HTTP.post(uri, "name=value", "content-type" => "application/x-www-form-urlencoded")
     assert_equal "true|true|GET|/echo|a=1&b=two|nil|", get.body
     assert_equal "true|true|POST|/echo|a=1&b=two|\"application/x-www-form-urlencoded\"|name=value", post.body
+  end
+
+  # quick_start: JRuby's --dev flags between jruby and what it runs (where the
+  # launcher reads them), said in the label; as deployed, none of them.
+  def test_quick_start_puts_jrubys_dev_flags_on_the_command_and_says_so_in_the_label
+    bind = Rackbench::Servers::Base::Bind.new(port: 8080)
+    %w[trinidad torquebox puma_jruby].each do |name|
+      quick, deployed = [true, false].map do |on|
+        server = Rackbench::Servers.fetch(name).new("server" => name, "quick_start" => on, "app" => "rails").validate!
+        [server.command(app: File.join(tmpdir, "config.ru"), bind: bind, dir: tmpdir), server.label]
+      end
+      flags = Rackbench::Servers::JRubyBase::QUICK_START
+      assert_equal flags, quick[0][1, flags.size], name
+      assert_empty flags & deployed[0], name
+      assert_equal quick[0].drop(1 + flags.size), deployed[0].drop(1), name
+      assert_equal [deployed[1].sub(" [rails]", " +quick-start [rails]"), false], [quick[1], deployed[1].include?("quick")]
+    end
   end
 
   def test_jruby_servers_see_their_own_gems_and_debians_outside_bundler

@@ -281,7 +281,7 @@ module Rackbench
       def label
         return config["label"] if config["label"]
 
-        text = [name, shape].compact.join(" ")
+        text = [name, shape, *marks].compact.join(" ")
         text += " +yjit" if yjit?
         text += " +jemalloc" if jemalloc?
         text += " arenas=#{setting("malloc_arena_max")}" if setting("malloc_arena_max")
@@ -299,6 +299,9 @@ module Rackbench
 
         t ? "x#{w || 0}:#{t}" : "x#{w}"
       end
+
+      # What an adapter's own knobs add to its label ("+quick-start" on a JVM).
+      def marks = []
 
       def unix? = config["bind"].to_s == "unix"
 

@@ -26,7 +26,7 @@ module Rackbench
 
       def command(app:, bind:, **)
         threads = setting("threads")
-        [self.class.jruby_path || JRUBY, "-r", RACK2, "-r", TCP_INFO_PATCH, File.join(self.class.gem_home, "bin", "puma"),
+        [*jruby, "-r", RACK2, "-r", TCP_INFO_PATCH, File.join(self.class.gem_home, "bin", "puma"),
          "--bind", "tcp://127.0.0.1:#{bind.port}", "--threads", "#{threads}:#{threads}",
          "--environment", "production", "--dir", File.dirname(app), app]
       end

@@ -47,7 +47,7 @@ module Rackbench
       end
 
       def command(app:, bind:, **)
-        [self.class.jruby_path || JRUBY, SERVER_SCRIPT, bind.port.to_s, setting("threads").to_s, app]
+        [*jruby, SERVER_SCRIPT, bind.port.to_s, setting("threads").to_s, app]
       end
 
       def shape = "x0:#{setting("threads")}"

@@ -51,6 +51,21 @@ module Rackbench
         def java_major = java_version.to_s[/\A(?:1\.)?(\d+)/, 1]&.to_i
       end
 
+      # JRuby's quick start: what `jruby --dev` sets (JRuby's bin/.dev_mode.java_opts,
+      # which Debian's jruby does not ship, so its --dev sets nothing: the
+      # JVM compiles with C1 only and JRuby interprets, never compiling Ruby
+      # to bytecode), and the JVM's serial collector. On the command line, so
+      # the recorded command says it. A start took half the CPU seconds
+      # (bench/jvm/run: Trinidad with the Rails app ready in 13 s of CPU
+      # against 29 s at load 8-9, the serial collector 1-3 s less again) and
+      # serves slower once warm.
+      QUICK_START = %w[-J-XX:+TieredCompilation -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -Xcompile.mode=OFF
+                       -Xcompile.invokedynamic=false].freeze
+      knob :quick_start, :boolean, default: false,
+                                   doc: "JRuby's quick start (what `jruby --dev` sets: C1 only, JRuby's JIT off; " \
+                                        "and the serial collector): a start for a check, not the JVM as deployed " \
+                                        "(the label says +quick-start)"
+
       def self.supports_unix? = false
       def self.supports_yjit? = false
       # JRuby's gems, in vendor/jruby, outside the app's bundle
@@ -64,9 +79,16 @@ module Rackbench
 
       def java_opts = nil
 
+      def quick_start? = setting("quick_start")
+
+      def marks = quick_start? ? ["+quick-start"] : []
+
       private
 
-      def jruby_bin(exe) = [self.class.jruby_path || JRUBY, File.join(self.class.gem_home, "bin", exe)]
+      # jruby with the entry's flags, ready for a script and its arguments.
+      def jruby = [self.class.jruby_path || JRUBY, *(quick_start? ? QUICK_START : [])]
+
+      def jruby_bin(exe) = [*jruby, File.join(self.class.gem_home, "bin", exe)]
     end
   end
 end
