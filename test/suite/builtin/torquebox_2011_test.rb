@@ -10,7 +10,8 @@ module Rackbench
     include SeedSmoke
 
     # Two JVM servers, a start per client count: 527 s in a whole-suite run at load 7-12, past 600 s at
-    # load 20 (TorqueBox and Trinidad ready after 85-100 s each at load 11-14). A hang guard, not a target.
+    # load 20 (TorqueBox and Trinidad ready after 85-100 s each at load 11-14, before the smoke started
+    # them in JRuby's quick start). A hang guard, not a target.
     def time_limit_s = [TestDeadline::TEST_TIMEOUT_S, 1200].max
 
     def test_the_smoke_run_has_every_server_as_a_row_a_timeline_per_test_and_the_articles_claims_checked
@@ -30,6 +31,24 @@ module Rackbench
       assert_serves_every_cell("trinidad", cells)
       assert_serves_every_cell("torquebox", cells) unless Servers.fetch("torquebox").unavailable_reason
       assert_serves_every_cell("itsi", cells)
+      assert_jvms_quick_started(cells, out)
+    end
+
+    # The smoke starts TorqueBox and Trinidad in JRuby's quick start (its
+    # flags after jruby in their recorded commands, +quick-start in their labels) and
+    # says so in the run's output; the MRI servers start as ever.
+    def assert_jvms_quick_started(cells, out)
+      flags = Servers::JRubyBase::QUICK_START
+      jvms, others = cells.select { |c| c["server_command"] }.partition { |c| %w[torquebox trinidad].include?(c["server"]) }
+      refute_empty jvms, "no JVM cell recorded its command"
+      jvms.each do |c|
+        command = c["server_command"].first
+        at = command.index { |w| File.basename(w) == "jruby" }
+        assert at, command.inspect
+        assert_equal [flags, true], [command[at + 1, flags.size], c["label"].include?("+quick-start")], command.inspect
+      end
+      others.each { |c| assert_empty flags & c["server_command"].flatten, c["label"] }
+      assert_includes out.gsub(/\s+/, " "), Suite.load("torquebox-2011")["smoke"]["note"]
     end
 
     # Each server with each app and endpoint it serves in the suite: its
