@@ -71,8 +71,16 @@ module Rackbench
       store&.close
     end
 
+    # The gate at a threshold of 20 %, not the default 5 %: a regression
+    # needs the change's estimate beyond the threshold and its interval below
+    # no change. Three starts of 40 requests a window under a one-core hog
+    # once read identical versions at -5.9 % [-9.8, -1.8] (a whole-suite run
+    # at load 3-6): at 5 % such a draw fails the gate about once in a hundred
+    # runs, which is the gate's promise, not a fault this test looks for. At
+    # 20 % only a broken pairing or deployment would say regressed.
     def test_two_identical_versions_are_not_said_to_regress
-      status, out, pid = rackbench("ab", app_folder("one", 200), app_folder("two", 200), *settings(3), "--duet")
+      status, out, pid = rackbench("ab", app_folder("one", 200), app_folder("two", 200), *settings(3), "--duet",
+                                   "--threshold", "0.2")
       assert_equal 0, status.exitstatus, out
       assert_equal [true], duet_windows.uniq, "--duet: A and B loaded at one instant, each round"
       refute_match "regressed", out
