@@ -6,12 +6,11 @@ require "rbconfig"
 require "tmpdir"
 
 # `rake test` runs each test file in a ruby of its own (warnings on), up to
-# RACKBENCH_TEST_SHARDS of them at once (default 2: most tests wait on real
-# servers, so two processes halve the wall time on two cores). Three overlap
-# more of those waits (two left two cores 40 to 85 % idle): under a one-core
-# hog 686-715 s, but three of six such runs failed one test each (all three
-# mended since); two passed six such runs in a row in 790-851 s, within the
-# 15 minutes, so two stays the default. Files are
+# RACKBENCH_TEST_SHARDS of them at once (default: one more than the CPUs
+# this process may use, three on two cores). Most files wait on real servers
+# (fixed windows of load on sleeping endpoints, readiness, drains): beside a
+# one-core hog, two at once used 0.93 of the two CPUs, 1377 CPU-s in 1482 s
+# (the hog the rest), so a third file overlaps those waits. Files are
 # handed out longest first, by the seconds each took when last measured, to
 # whichever process is free, so they finish close together whatever the
 # machine's load. Each process is its own supervisor (tests find their
@@ -91,6 +90,12 @@ module TestQueue
     running[pid] = [job, log, monotonic_s, slot]
   end
 
+  # One more file at a time than the CPUs this process may use.
+  def default_at_once
+    require_relative "../lib/rackbench"
+    Rackbench::Pinning.available_cpus.size + 1
+  end
+
   def free_slot(running) = (0..).find { |slot| running.values.none? { |entry| entry[3] == slot } }
 
   # The load generator's CPU for a slot's files: counted from the last CPU,
@@ -137,11 +142,11 @@ module TestQueue
   def children_cpu_s = Process.times.then { |t| t.cutime + t.cstime }
 end
 
-desc "Run the tests (a process per file, RACKBENCH_TEST_SHARDS at once, default 2; TEST=file for one file)"
+desc "Run the tests (a process per file, RACKBENCH_TEST_SHARDS at once, default the CPUs + 1; TEST=file for one file)"
 task test: :compile do
   $stdout.sync = true
   files = ENV["TEST"] ? [ENV["TEST"]] : Dir["test/**/*_test.rb"]
-  at_once = Integer(ENV.fetch("RACKBENCH_TEST_SHARDS", "2"))
+  at_once = Integer(ENV.fetch("RACKBENCH_TEST_SHARDS") { TestQueue.default_at_once.to_s })
   started = TestQueue.monotonic_s
   cpu_before_s = TestQueue.children_cpu_s
   failed = TestQueue.run(files, at_once)
