@@ -15,13 +15,24 @@ module Rackbench
     BIN = File.join(ROOT, "bin", "rackbench")
     FIXTURE = File.join(ROOT, "test", "fixtures", "sinatra3")
 
+    # The test's own copy of the fixture app with its bundle installed
+    # (a Gemfile.lock beside it), copied from the one installed once a file.
     def app_dir
-      @app_dir ||= File.join(tmpdir, "app").tap do |dir|
+      @app_dir ||= File.join(tmpdir, "app").tap { |dir| FileUtils.cp_r(installed_app, dir) }
+    end
+
+    def installed_app
+      self.class.installed_app ||= File.join(Dir.mktmpdir("rackbench-own-app"), "app").tap do |dir|
+        Minitest.after_run { FileUtils.rm_rf(File.dirname(dir)) }
         FileUtils.cp_r(FIXTURE, dir)
         out, status = Bundler.with_unbundled_env { Open3.capture2e("bundle", "install", "--local", chdir: dir) }
         assert status.success?,
                "bundle install --local of the fixture app failed (`bin/setup rails` installs sinatra 3.2.0):\n#{out}"
       end
+    end
+
+    class << self
+      attr_accessor :installed_app
     end
 
     def own_suite(extra = {})
