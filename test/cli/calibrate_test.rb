@@ -8,10 +8,12 @@ module Rackbench
   # several starts; the run is stored like any other and the report splits
   # the spread by level and simulates rackbench's procedure on it.
   class CalibrateTest < Minitest::Test
+    # The suite's first config, endpoint and concurrency, in windows of its
+    # duration_s after its warmup_s.
     def test_an_aa_run_of_one_config_twice_is_stored_and_its_spread_split_by_level
-      status, out, err = run_cli("calibrate", "--results", tmpdir, "--set", "threads=2", "--endpoint", "/sleep/10",
-                                 "--concurrency", "2", "--starts", "3", "--windows", "2", "--duration", "0.5",
-                                 "--warmup", "0.2", "--trials", "40", "--format", "json")
+      suite = write_suite("endpoints" => ["/sleep/10"], "duration_s" => 0.5, "warmup_s" => 0.2)
+      status, out, err = run_cli("calibrate", suite, "--results", tmpdir, "--starts", "3", "--windows", "2",
+                                 "--trials", "40", "--format", "json")
       assert_equal 0, status, "#{out}\n#{err}"
       data = JSON.parse(out) # stdout is the JSON alone: the progress went to stderr
       assert_match(/^rackbench: run \d+, suite calibrate/, err)
@@ -19,6 +21,8 @@ module Rackbench
       a, b = store.measurements(data["run"])
       assert_equal ["A: puma x0:2", "B: puma x0:2"], [a.label, b.label]
       [a, b].each { |m| assert_equal [1, 1, 2, 2, 3, 3], m.repeats.map(&:deployment), "three starts of two windows" }
+      assert_equal [0.5, 0.2, "/sleep/10"], [*store.run(data["run"])["settings"].values_at("duration_s", "warmup_s"), a.endpoint],
+                   "the suite's window, warm-up and endpoint"
       components = data["components"]
       assert_equal 3, components["starts"]
       %w[within_start_cv shared_window_cv own_start_cv common_start_cv].each do |k|

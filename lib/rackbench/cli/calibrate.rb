@@ -17,8 +17,13 @@ module Rackbench
     # the verdict on identical configs, the coverage and false-verdict rate of
     # rackbench's own procedure on data with this spread, and the windows and
     # starts that reach a precision in the least time. With SUITE, its first
-    # server config, endpoint and concurrency (and its app) are calibrated.
+    # server config, endpoint and concurrency (and its app) are calibrated,
+    # in windows of its duration_s after its warmup_s (a spread is the
+    # spread of a window that long) unless --duration or --warmup say.
     class Calibrate < Command
+      DURATION_S = 2
+      WARMUP_S = 1
+
       def initialize(argv, out, err)
         super
         @results = Store::Location.default
@@ -28,8 +33,8 @@ module Rackbench
         @concurrency = nil
         @starts = 6
         @windows = 3
-        @duration_s = 2
-        @warmup_s = 1
+        @duration_s = nil
+        @warmup_s = nil
         @precision = 0.05
         @trials = 400
         @format = "table"
@@ -96,10 +101,16 @@ module Rackbench
         { "name" => "calibrate", "description" => "A/A: #{label} twice, side by side",
           "app" => base ? base["app"] : "rack", "endpoints" => [endpoint],
           "concurrency" => [@concurrency || base&.[]("concurrency")&.first || 8],
-          "duration_s" => @duration_s, "warmup_s" => @warmup_s, "engine" => "native",
+          **window_settings(base), "engine" => "native",
           "repeats" => @starts * @windows, "deployments" => @starts, "order" => "interleaved",
           "servers" => [config.merge("label" => "A: #{label}"), config.merge("label" => "B: #{label}")] }
           .merge(base ? base.data.slice("env", "setup", "services", "ready_path") : {})
+      end
+
+      # The window calibrated: --duration and --warmup, else the suite's, else calibrate's own.
+      def window_settings(base)
+        { "duration_s" => @duration_s || base&.[]("duration_s") || DURATION_S,
+          "warmup_s" => @warmup_s || base&.[]("warmup_s") || WARMUP_S }
       end
 
       # JSON has no Infinity or NaN: a figure two starts cannot bound (an
@@ -132,8 +143,10 @@ module Rackbench
           o.on("--concurrency N", Integer, "connections (default 8)") { |c| @concurrency = c }
           o.on("--starts N", Integer, "server starts (default 6)") { |n| @starts = positive(n, "--starts", 2) }
           o.on("--windows N", Integer, "windows per start (default 3)") { |n| @windows = positive(n, "--windows", 1) }
-          o.on("--duration S", Float, "seconds per window (default 2)") { |s| @duration_s = s }
-          o.on("--warmup S", Float, "warm-up seconds (default 1)") { |s| @warmup_s = s }
+          o.on("--duration S", Float, "seconds per window (default: the suite's duration_s, else #{DURATION_S})") do |s|
+            @duration_s = s
+          end
+          o.on("--warmup S", Float, "warm-up seconds (default: the suite's warmup_s, else #{WARMUP_S})") { |s| @warmup_s = s }
           o.on("--precision SHARE", Float, "target of the recommendation (default 0.05)") { |p| @precision = p }
           o.on("--trials N", Integer, "simulated A/A runs of the procedure (default 400)") do |n|
             @trials = positive(n, "--trials", 10)
