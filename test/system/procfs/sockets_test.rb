@@ -25,18 +25,14 @@ module Rackbench
       assert_equal before, held
     end
 
-    def test_an_ipv6_listener_is_not_held_and_its_connection_is
-      server = keep(TCPServer.new("::1", 0))
-      before = held
-      keep(TCPSocket.new("::1", server.addr[1]), server.accept)
-      assert_equal before + 2, held
-    end
-
+    # IPv4 and IPv6: /proc/net/tcp and tcp6.
     def test_each_end_of_a_tcp_connection_is_held
-      server = keep(TCPServer.new("127.0.0.1", 0))
-      before = held
-      keep(TCPSocket.new("127.0.0.1", server.addr[1]), server.accept)
-      assert_equal before + 2, held
+      %w[127.0.0.1 ::1].each do |address|
+        server = keep(TCPServer.new(address, 0))
+        before = held
+        keep(TCPSocket.new(address, server.addr[1]), server.accept)
+        assert_equal before + 2, held, address
+      end
     end
 
     def test_a_unix_listener_is_not_held_and_its_accepted_connection_is
