@@ -12,19 +12,23 @@ require "tmpdir"
 # one-core hog, two at once used 0.93 of the two CPUs, 1377 CPU-s in 1482 s
 # (the hog the rest), so a third file overlaps those waits. The same commit
 # beside the hog: two at a time 1290 s, three 1071-1075 s in three runs in a
-# row (all passed; the CPUs 94 % busy, hog included). Files are
+# row (all passed; the CPUs 94 % busy, hog included), four 1071 s (1445
+# CPU-s against 1401-1419: no gain, the run is CPU-bound). Files are
 # handed out longest first, by the seconds each took when last measured, to
 # whichever process is free, so they finish close together whatever the
 # machine's load. Each process is its own supervisor (tests find their
 # leftovers by their own pid), so they cannot see each other's processes, and
 # a file that leaks or crashes fails alone. TEST=path runs one file.
 #
-# Files measured under BATCH_UNDER_S (unit tests: no server, or one quick
-# one) run BATCH_FILES to a ruby: a ruby's start under bundler with minitest
-# costs about 0.8 s of CPU, most of such a file's time (138 such files took
-# 110 s of CPU one process each, 11 s all in one; the same 729 tests passed).
-# A batch that fails prints its whole output and names the files its
-# failures point at (all of its files if none is named).
+# Files measured under BATCH_UNDER_S (unit tests, and integration tests of
+# one or two quick servers) share a ruby, up to BATCH_FILES and BATCH_S of
+# measured seconds to one: a ruby's start under bundler with minitest and
+# the code a file loads costs 0.5-0.8 s of CPU, most of a unit test's time
+# (138 such files took 110 s of CPU one process each, 11 s all in one; the
+# same 729 tests passed), and on a CPU-bound machine (beside a one-core hog)
+# CPU is what the whole run waits for. A batch that fails prints its whole
+# output and names the files its failures point at (all of its files if
+# none is named).
 #
 # Each worker slot gives its files its own load-generator CPU
 # (RACKBENCH_CLIENT_CPU, see Pinning): the first slot the last CPU, the next
@@ -43,7 +47,8 @@ module TestQueue
                    "test/hosts/" => 45, "test/targets/servers/" => 60, "test/cli/" => 30, "test/targets/" => 30,
                    "test/reports/html" => 30, "test/ext/rackbench_load/" => 20, "" => 10 }.freeze
   LOADER = "ARGV.each { |f| require File.expand_path(f) }"
-  BATCH_UNDER_S = 3
+  BATCH_UNDER_S = 15
+  BATCH_S = 30
   BATCH_FILES = 20
 
   module_function
@@ -56,11 +61,20 @@ module TestQueue
   def seconds_of(file, measured) = measured.fetch(file) { UNMEASURED_S.find { |prefix, _| file.start_with?(prefix) }.last }
 
   # The jobs (lists of files, each run by one ruby), longest first: a file
-  # alone, or files measured under BATCH_UNDER_S, BATCH_FILES to a job.
+  # alone, or files measured under BATCH_UNDER_S, in name order, as many to
+  # a job as fit BATCH_S measured seconds and BATCH_FILES files.
   def order(files, measured = seconds)
     small, alone = files.partition { |f| files.size > 1 && measured.fetch(f, BATCH_UNDER_S) < BATCH_UNDER_S }
-    jobs = alone.map { |f| [f] } + small.sort.each_slice(BATCH_FILES).to_a
+    jobs = alone.map { |f| [f] } + batches(small.sort, measured)
     jobs.sort_by { |job| [-job.sum { |f| seconds_of(f, measured) }, job.first] }
+  end
+
+  def batches(files, measured)
+    files.each_with_object([]) do |file, jobs|
+      job = jobs.last
+      fits = job && job.size < BATCH_FILES && (job + [file]).sum { |f| measured.fetch(f) } <= BATCH_S
+      fits ? job << file : jobs << [file]
+    end
   end
 
   # Runs the files' jobs, at most `at_once` at a time; prints a line per job
@@ -144,10 +158,10 @@ module TestQueue
   def children_cpu_s = Process.times.then { |t| t.cutime + t.cstime }
 end
 
-desc "Run the tests (a process per file, RACKBENCH_TEST_SHARDS at once, default the CPUs + 1; TEST=file for one file)"
+desc "Run the tests (a process per file or batch, RACKBENCH_TEST_SHARDS at once, default the CPUs + 1; TEST=\"file ...\" for those)"
 task test: :compile do
   $stdout.sync = true
-  files = ENV["TEST"] ? [ENV["TEST"]] : Dir["test/**/*_test.rb"]
+  files = ENV["TEST"] ? ENV["TEST"].split : Dir["test/**/*_test.rb"]
   at_once = Integer(ENV.fetch("RACKBENCH_TEST_SHARDS") { TestQueue.default_at_once.to_s })
   started = TestQueue.monotonic_s
   cpu_before_s = TestQueue.children_cpu_s
