@@ -158,7 +158,7 @@ module TestQueue
   def children_cpu_s = Process.times.then { |t| t.cutime + t.cstime }
 end
 
-desc "Run the tests (a ruby per file or batch, RACKBENCH_TEST_SHARDS at a time, default the CPUs + 1; TEST=\"file ...\" for those)"
+desc "Run the tests (a ruby per file or batch, RACKBENCH_TEST_SHARDS at once, default CPUs + 1; TEST=\"file ...\" for those)"
 task test: :compile do
   $stdout.sync = true
   files = ENV["TEST"] ? ENV["TEST"].split : Dir["test/**/*_test.rb"]
