@@ -21,6 +21,14 @@ module Rackbench
       assert_operator e.mean, :<, 8
     end
 
+    def test_a_design_is_simulated_once_a_process_and_another_design_apart
+      first = expected(ratios: [1.5]).send(:counts)
+      assert_same first, expected(QUICK.dup, ratios: [1.5]).send(:counts), "an equal design reads the first simulation"
+      refute_same first, expected(QUICK.merge("max_deployments" => 6), ratios: [1.5]).send(:counts)
+      assert_operator expected(QUICK.merge("max_deployments" => 6), ratios: [1.5]).send(:counts).max, :<=, 6
+      refute_same first, expected(ratios: [1.5], trials: 41).send(:counts)
+    end
+
     def test_configs_far_apart_settle_at_the_first_look_and_identical_ones_mostly_run_to_the_cap
       apart = expected(ratios: [3.0])
       alike = expected(ratios: [1.0])
