@@ -6,20 +6,43 @@ require_relative "fixture_app_helper"
 module Rackbench
   # Each server entry of a suite carries its own env (merged over the
   # suite's) and setup: the pooled fixture app sizes its pool from
-  # MAX_THREADS under puma and from THREADS under iodine.
+  # MAX_THREADS under puma and from THREADS under iodine. The fixture's
+  # bundle is installed once a file; the two tests of a server that fails
+  # alone read one run (a puma that serves, an iodine without its variable,
+  # an iodine whose setup fails). Every window is open loop at a low rate and
+  # the ratios come from the windows in turns: what is checked is which
+  # server ran with what, not a saturated server's throughput.
   class PerServerTest < Minitest::Test
     include FixtureAppHelper
 
+    LIGHT = { "rate" => 50, "ratio" => "turns" }.freeze
+
+    class << self
+      attr_accessor :installed_app, :failing_run
+    end
+
+    # The test's own copy of the pooled fixture app, copied from the one installed once a file.
+    def pooled_app
+      File.join(tmpdir, "pooled").tap { |dir| FileUtils.cp_r(installed_app, dir) }
+    end
+
+    def installed_app
+      self.class.installed_app ||= File.join(Dir.mktmpdir("rackbench-per-server"), "pooled").tap do |dir|
+        Minitest.after_run { FileUtils.rm_rf(File.dirname(dir)) }
+        FileUtils.cp_r(File.join(ROOT, "test", "fixtures", "pooled"), dir)
+        out, status = Bundler.with_unbundled_env { Open3.capture2e("bundle", "install", "--local", chdir: dir) }
+        assert status.success?, "bundle install --local of test/fixtures/pooled failed (bin/setup installs its gems):\n#{out}"
+      end
+    end
+
     def test_two_servers_that_each_need_their_own_variable_both_run_from_one_suite
-      app = fixture_app("pooled")
+      app = pooled_app
       results = File.join(tmpdir, "results")
       health = { "path" => "/health", "expect_body" => "ok pool=" }
-      suite = fixture_suite(app, "env" => { "WEB_CONCURRENCY" => 0 }, "endpoints" => [health],
-                                 "servers" => [
-                                   { "server" => "puma", "threads" => 2, "env" => { "MAX_THREADS" => 2 } },
-                                   { "server" => "iodine", "threads" => 3, "env" => { "THREADS" => 3 },
-                                     "setup" => ["echo \"iodine pool $THREADS, $WEB_CONCURRENCY workers\" > setup.txt"] }
-                                 ])
+      setup = "echo \"iodine pool $THREADS, $WEB_CONCURRENCY workers\" > setup.txt"
+      servers = [{ "server" => "puma", "threads" => 2, "env" => { "MAX_THREADS" => 2 } },
+                 { "server" => "iodine", "threads" => 3, "env" => { "THREADS" => 3 }, "setup" => [setup] }]
+      suite = fixture_suite(app, LIGHT.merge("env" => { "WEB_CONCURRENCY" => 0 }, "endpoints" => [health], "servers" => servers))
       status, out, pid = rackbench("run", suite, "--results", results)
       assert status.success?, out
       cells = json_report(results)["cells"]
@@ -29,38 +52,34 @@ module Rackbench
       assert_nothing_left(pid)
     end
 
-    def test_without_its_variable_a_server_fails_alone_and_says_which
-      app = fixture_app("pooled")
-      cells = Bundler.with_unbundled_env do # as an installed rackbench runs: outside any bundle
+    # The cells of one run, made once a file, as an installed rackbench runs (outside any bundle): puma
+    # with its MAX_THREADS, iodine without THREADS, and iodine with THREADS whose setup fails.
+    def failing_run
+      self.class.failing_run ||= Bundler.with_unbundled_env do
         store = Store.new(File.join(tmpdir, "results"))
-        suite = Suite.load(fixture_suite(app, "env" => { "WEB_CONCURRENCY" => 0, "MAX_THREADS" => 2 }, "endpoints" => ["/health"],
-                                              "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "iodine" }]))
+        servers = [{ "server" => "puma", "threads" => 2 }, { "server" => "iodine" },
+                   { "server" => "iodine", "env" => { "THREADS" => 2 }, "setup" => ["echo 'no such table' >&2; exit 4"] }]
+        suite = Suite.load(fixture_suite(pooled_app, LIGHT.merge("env" => { "WEB_CONCURRENCY" => 0, "MAX_THREADS" => 2 },
+                                                                 "endpoints" => ["/health"], "servers" => servers)))
         store.cells(Runner.new(suite, store: store).run)
       ensure
         store&.close
       end
-      assert_equal(%w[ok failed], cells.map { |c| c["status"] }, cells.map { |c| c["reason"] }.join("\n"))
+    end
+
+    def test_without_its_variable_a_server_fails_alone_and_says_which
+      cells = failing_run
+      assert_equal(%w[ok failed], cells.first(2).map { |c| c["status"] }, cells.map { |c| c["reason"] }.join("\n"))
       assert_match(/\Aiodine exited before it was ready \(exit 1\): pool\.rb:5: key not found: "THREADS" \(KeyError\); log: runs/,
                    cells[1]["reason"])
       assert_nothing_left
     end
 
     def test_a_failing_setup_of_one_server_fails_that_servers_cells_only
-      app = fixture_app("pooled")
-      cells = begin
-        store = Store.new(File.join(tmpdir, "results"))
-        suite = Suite.load(fixture_suite(app, "env" => { "WEB_CONCURRENCY" => 0, "MAX_THREADS" => 2, "THREADS" => 2 },
-                                              "endpoints" => ["/health"],
-                                              "servers" => [{ "server" => "puma", "threads" => 2 },
-                                                            { "server" => "iodine",
-                                                              "setup" => ["echo 'no such table' >&2; exit 4"] }]))
-        store.cells(Runner.new(suite, store: store).run)
-      ensure
-        store&.close
-      end
-      assert_equal(%w[ok failed], cells.map { |c| c["status"] }, cells.map { |c| c["reason"] }.join("\n"))
+      cells = failing_run
+      assert_equal(%w[ok failed], cells.values_at(0, 2).map { |c| c["status"] }, cells.map { |c| c["reason"] }.join("\n"))
       assert_equal "setup command \"echo 'no such table' >&2; exit 4\" failed (exit 4): no such table; " \
-                   "log: runs/1/02-iodine/setup/setup-1.log", cells[1]["reason"]
+                   "log: runs/1/03-iodine/setup/setup-1.log", cells[2]["reason"]
       assert_nothing_left
     end
   end
