@@ -6,20 +6,35 @@ require "json"
 
 module Rackbench
   # bin/rackbench run, as a user runs it: real servers, real wrk, a real store.
+  # One smoke run of the quick suite a file, which both tests read: the
+  # first its output and json, the second the stored run rendered again.
   class QuickSuiteTest < Minitest::Test
     BIN = File.join(ROOT, "bin", "rackbench")
+    LABELS = ["puma x0:16", "unicorn x4", "thin"].freeze
+
+    class << self
+      attr_accessor :smoke_run
+    end
+
+    # [results folder, stdout, stderr, status] of `rackbench run --smoke`, made once a file.
+    def smoke_run
+      self.class.smoke_run ||= begin
+        results = Dir.mktmpdir("rackbench-quick-suite")
+        Minitest.after_run { FileUtils.rm_rf(results) }
+        [results, *Open3.capture3(BIN, "run", "--smoke", "--results", results)]
+      end
+    end
 
     def test_the_quick_suite_in_smoke_mode_measures_every_server_with_no_errors_on_hello
-      out, err, status = Open3.capture3(BIN, "run", "--smoke", "--results", tmpdir)
+      results, out, err, status = smoke_run
       assert status.success?, "rackbench run failed:\n#{out}\n#{err}"
       hello_table = out[%r{^/hello\n(.*?)\n\n}m, 1]
-      labels = ["puma x0:16", "unicorn x4", "thin"]
-      assert_equal(labels, hello_table.lines.drop(2).map { |l| l[/\A\S+(?: x[\d:]+)?/] })
+      assert_equal(LABELS, hello_table.lines.drop(2).map { |l| l[/\A\S+(?: x[\d:]+)?/] })
       assert_match(/server on CPU \d+, load on CPU \d+/, out)
 
-      json, = Open3.capture3(BIN, "report", "--results", tmpdir, "--format", "json")
+      json, = Open3.capture3(BIN, "report", "--results", results, "--format", "json")
       hello = JSON.parse(json)["cells"].select { |c| c["path"] == "/hello" }
-      assert_equal(labels, hello.map { |c| c["label"] })
+      assert_equal(LABELS, hello.map { |c| c["label"] })
       hello.each do |cell|
         assert_operator cell["requests_per_s"], :>, 0, cell["label"]
         # at most one in a thousand: puma 8.0.2 now and then sends a response
@@ -32,12 +47,13 @@ module Rackbench
     end
 
     def test_report_renders_a_stored_run_again_in_every_format
-      Open3.capture3(BIN, "run", "--smoke", "--concurrency", "2", "--results", tmpdir, write_suite)
-      table, = Open3.capture3(BIN, "report", "--results", tmpdir)
-      assert_match(/^puma x0:2\s+2\s+[\d.]+/, table)
-      json, = Open3.capture3(BIN, "report", "--results", tmpdir, "--format", "json")
+      results, out, err, status = smoke_run
+      assert status.success?, "rackbench run failed:\n#{out}\n#{err}"
+      table, = Open3.capture3(BIN, "report", "--results", results)
+      assert_match(/^puma x0:16\s+4\s+[\d.]+/, table)
+      json, = Open3.capture3(BIN, "report", "--results", results, "--format", "json")
       cell = JSON.parse(json)["cells"].first
-      assert_includes cell["server_command"].flatten.join(" "), "--threads 2:2"
+      assert_includes cell["server_command"].flatten.join(" "), "--threads 16:16"
       assert_operator cell["repeats"].first["result"]["requests"], :>, 0
       assert_equal "finished", JSON.parse(json)["run"]["status"]
     end
