@@ -5,7 +5,7 @@ require "open3"
 require "json"
 
 module Rackbench
-  # bin/rackbench run, as a user runs it: real servers, real wrk, a real store.
+  # bin/rackbench run, as a user runs it: real servers, the real load engine, a real store.
   # One smoke run of the quick suite a file, which both tests read: the
   # first its output and json, the second the stored run rendered again.
   class QuickSuiteTest < Minitest::Test
