@@ -49,7 +49,7 @@ module Rackbench
         raise ServiceError, "postgres cannot run here: #{why}" if why
 
         @home = make_home
-        initdb(supervisor, dir)
+        make_cluster(supervisor, dir)
         @port = free_port
         child = launch(supervisor, as_owner([tool("postgres"), "-D", data_dir, *server_args]), dir, chdir: @home)
         wait_ready(child) { File.read(child.log_path).include?("ready to accept connections") && connectable? }
@@ -65,7 +65,8 @@ module Rackbench
         @home = nil
       end
 
-      def commands = [@initdb_command, *super].compact
+      # initdb's (this start's, or the one that made the copied template), the copy's, postgres'.
+      def commands = [@initdb_command, @copy_command, *super].compact
 
       def url
         return "postgresql://#{OS_USER}@/postgres?host=#{@home}&port=#{@port}" if unix?
@@ -93,15 +94,32 @@ module Rackbench
         as_root? ? ["setpriv", "--reuid=#{OS_USER}", "--regid=#{OS_USER}", "--init-groups", "--", *argv] : argv
       end
 
-      def initdb(supervisor, dir)
-        argv = as_owner([tool("initdb"), "-D", data_dir, "-U", OS_USER, "--auth=trust", "--encoding=UTF8",
-                         "--locale=C", "--no-sync"])
-        _, status = supervisor.capture(argv, name: "postgres initdb", log_path: File.join(dir, "initdb.log"),
-                                             timeout_s: 120, chdir: @home)
-        @initdb_command = argv
-        return if status.success?
+      # A fresh cluster in data_dir: a copy of the one initdb made for an
+      # earlier start with the same initdb (Template), else initdb's own, kept
+      # as the template for the next.
+      def make_cluster(supervisor, dir)
+        @copy_command = nil
+        @initdb_command = as_owner([tool("initdb"), "-D", data_dir, "-U", OS_USER, "--auth=trust", "--encoding=UTF8",
+                                    "--locale=C", "--no-sync"])
+        template = Template.new(@initdb_command)
+        return if copied?(supervisor, template.copy_command(data_dir), dir)
 
-        raise ServiceError.new("postgres initdb failed (#{status.inspect})", log_tail: tail(File.join(dir, "initdb.log")))
+        _, status = supervisor.capture(@initdb_command, name: "postgres initdb", log_path: File.join(dir, "initdb.log"),
+                                                        timeout_s: 120, chdir: @home)
+        unless status.success?
+          raise ServiceError.new("postgres initdb failed (#{status.inspect})", log_tail: tail(File.join(dir, "initdb.log")))
+        end
+
+        template.keep(supervisor, data_dir, dir)
+      end
+
+      def copied?(supervisor, argv, dir)
+        return false unless argv
+
+        _, status = supervisor.capture(argv, name: "postgres copy", log_path: File.join(dir, "copy.log"), timeout_s: 120)
+        @copy_command = argv if status.success?
+        FileUtils.rm_rf(data_dir) unless status.success?
+        status.success?
       end
 
       def server_args
@@ -121,5 +139,6 @@ module Rackbench
     end
 
     register("postgres", Postgres)
+    require_relative "postgres/template"
   end
 end
