@@ -5,15 +5,20 @@ require_relative "netns_lab"
 
 module Rackbench
   # The native engine put on a load host (a network namespace with its own
-  # sshd): copied when the architecture matches, built there otherwise.
+  # sshd): copied when the architecture matches, built there otherwise. One
+  # lab serves both tests, each installing into a cache folder of its own.
   class EngineInstallTest < Minitest::Test
+    class << self
+      attr_accessor :lab
+    end
+
     def setup
       why = NetnsLab.unavailable_reason
       if why
         warn "EngineInstallTest skipped: #{why}"
         skip why
       end
-      @lab = NetnsLab.new(%w[load1]).start
+      @lab = self.class.lab ||= NetnsLab.new(%w[load1]).start.tap { |lab| Minitest.after_run { lab.stop } }
       @supervisor = Supervisor.new
       host = Hosts::Host.from_config("load1", { "ssh" => "root@#{@lab.address("load1")}", "ssh_config" => @lab.ssh_config })
       @conn = @lab.in_control_namespace { Hosts::Connection.new(host, supervisor: @supervisor, dir: tmpdir).open }
@@ -22,12 +27,12 @@ module Rackbench
     def teardown
       @conn&.close
       @supervisor&.stop_all
-      @lab&.stop
+      @lab&.clear
       super
     end
 
     def install(**options)
-      @lab.in_control_namespace { Hosts::EngineInstall.new(@conn, cache_dir: File.join(@lab.dir, "cache"), **options).call }
+      @lab.in_control_namespace { Hosts::EngineInstall.new(@conn, cache_dir: File.join(@lab.dir, "cache-#{name}"), **options).call }
     end
 
     def test_a_host_of_the_same_architecture_gets_a_copy_and_a_second_run_finds_it

@@ -20,6 +20,7 @@ module Rackbench
   #   lab = NetnsLab.new(%w[app load1 load2], hide: [tmpdir]).start   # or NetnsLab.unavailable_reason
   #   lab.run_dir("app")   # the host's run folder (a suite's hosts: entry run_dir:)
   #   lab.address("app")  lab.ssh_config  lab.exec("ctl", argv)  lab.pids("load1")
+  #   lab.clear                                        # between tests sharing it: their leftovers
   #   lab.stop                                         # every namespace and process, on every path
   class NetnsLab
     SUBNET = "10.213.7"
@@ -104,15 +105,28 @@ module Rackbench
       end.value
     end
 
-    # Pids of every process in a host's namespace but its sshd listener.
+    # Pids of every process in a host's namespace but its sshd listener:
+    # those whose network namespace is the one bound at /run/netns (what `ip
+    # netns pids` reads, without a process started for each look).
     def pids(name)
-      out, = Open3.capture2("ip", "netns", "pids", ns(name))
-      out.split.map(&:to_i) - [@sshd[name]]
+      netns = "net:[#{File.stat("/run/netns/#{ns(name)}").ino}]"
+      Dir.children("/proc").grep(/\A\d+\z/).map(&:to_i).select { |pid| pid != @sshd[name] && net_of(pid) == netns }
     end
 
     # Runs argv in the control namespace: [pid] of a process started in its own group.
     def spawn(argv, log_path:, env: {})
       Process.spawn(env, "ip", "netns", "exec", ns("ctl"), *argv, out: log_path, err: %i[child out], pgroup: true)
+    end
+
+    # Between tests sharing one lab: whatever a test left running in any
+    # namespace (not the sshds) is killed and each host's run folder emptied,
+    # so the next test starts on clean machines.
+    def clear
+      @made.each do |n|
+        out, = Open3.capture2("ip", "netns", "pids", n)
+        (out.split.map(&:to_i) - @sshd.values).each { |pid| self.class.kill(pid) }
+      end
+      hosts.each { |h| host_shell(h, "rm -rf #{Shellwords.escape(run_dir(h))}/* #{Shellwords.escape(run_dir(h))}/.[!.]*") }
     end
 
     def stop
@@ -128,6 +142,12 @@ module Rackbench
     end
 
     private
+
+    def net_of(pid)
+      File.readlink("/proc/#{pid}/ns/net")
+    rescue SystemCallError
+      nil
+    end
 
     def setns(descriptor)
       require "fiddle"
