@@ -2,7 +2,6 @@
 
 require "test_helper"
 require "json"
-require "open3"
 require_relative "seed_fixtures"
 require "rackbench/charts/renderer"
 
@@ -16,15 +15,35 @@ module Rackbench
 
     ARTIFACTS = File.join(ROOT, "test", "artifacts")
     CHROMIUM = ENV.fetch("CHROMIUM", "/usr/bin/chromium")
-    BIN = File.join(ROOT, "bin", "rackbench")
 
     def setup
       assert_nil Charts::Renderer.unavailable_reason, "bin/setup installs the chart library"
       flunk "#{CHROMIUM} is missing (`bin/setup chromium` installs Debian's chromium)" unless File.executable?(CHROMIUM)
     end
 
-    def test_a_real_run_of_puma_with_16_threads_against_thin_on_sleep_50_names_puma_the_winner_above_its_chart
-      suite = File.join(tmpdir, "puma-vs-thin.yml")
+    class << self
+      attr_accessor :pages
+    end
+
+    # The two pages this file opens in Chromium, checked in one browser
+    # (check_page.mjs takes both) and made once a file: {run: the puma vs
+    # thin run's page, seed: the stored seed run's}, each [what the browser
+    # saw, the html, its screenshot].
+    def pages
+      self.class.pages ||= begin
+        dir = Dir.mktmpdir("rackbench-html")
+        Minitest.after_run { FileUtils.rm_rf(dir) }
+        FileUtils.mkdir_p(ARTIFACTS)
+        pages = { run: measure_puma_and_thin(dir), seed: write_seed_page(dir) }
+        shots = { run: "html_report_puma_vs_thin.png", seed: "html_report.png" }.transform_values { |f| File.join(ARTIFACTS, f) }
+        seen = check_in_chromium(dir, pages.keys.flat_map { |k| [pages[k], shots[k]] })
+        pages.keys.zip(seen).to_h { |k, report| [k, [report, File.read(pages[k]), shots[k]]] }
+      end
+    end
+
+    # A real run, in this process (CLI.start): its html page's path.
+    def measure_puma_and_thin(dir)
+      suite = File.join(dir, "puma-vs-thin.yml")
       File.write(suite, <<~YAML)
         name: puma-vs-thin
         app: rack
@@ -38,11 +57,20 @@ module Rackbench
           - {server: puma, threads: 16}
           - {server: thin}
       YAML
-      out, err, status = Open3.capture3(BIN, "run", suite, "--results", tmpdir)
-      assert status.success?, "rackbench run failed:\n#{out}\n#{err}"
-      page, = Open3.capture3(BIN, "report", "--results", tmpdir, "--format", "html")
+      results = File.join(dir, "results")
+      status, out, err = run_cli("run", suite, "--results", results)
+      assert_equal 0, status, "rackbench run failed:\n#{out}\n#{err}"
+      run_cli("report", "--results", results, "--format", "html")[1].strip
+    end
 
-      report = check(page.strip, "html_report_puma_vs_thin.png")
+    def write_seed_page(dir)
+      File.join(dir, Reports::Html.file_name).tap do |page|
+        File.write(page, Reports.fetch("html").new(stored_run(article: article, dir: dir), stored_cells).render)
+      end
+    end
+
+    def test_a_real_run_of_puma_with_16_threads_against_thin_on_sleep_50_names_puma_the_winner_above_its_chart
+      report, = drawn(:run)
 
       # thin serves one 50 ms sleep at a time (20 req/s); puma's 16 threads serve 4 and 16 at once.
       [4, 16].each { |c| assert_match(%r{/sleep/50 c=#{c} puma x0:16 faster than thin, \d+\.\d\dx \[}, report["summary"]) }
@@ -57,14 +85,9 @@ module Rackbench
     end
 
     def test_a_stored_seed_run_shows_each_failed_server_once_and_draws_every_chart_its_shape_calls_for
-      run = stored_run(article: article, dir: tmpdir)
-      html = Reports.fetch("html").new(run, stored_cells).render
-      page = File.join(tmpdir, Reports::Html.file_name)
-      File.write(page, html)
+      report, html = drawn(:seed)
 
-      report = check(page, "html_report.png")
-
-      expected = Charts::Page.new(run, stored_cells).all.map { |c| c["name"] }
+      expected = Charts::Page.new(stored_run(article: article), stored_cells).all.map { |c| c["name"] }
       assert_equal expected.sort, report["charts"].map { |c| c["name"] }.sort
       assert_equal 1, report["summary"].scan("torquebox cannot run here").size, report["summary"]
       assert_match(/torquebox \(hello c=10, hello c=100\)/, report["summary"])
@@ -86,15 +109,21 @@ module Rackbench
 
     private
 
-    # Opens the page in Chromium and checks what every page must hold.
-    def check(page, screenshot_name)
-      FileUtils.mkdir_p(ARTIFACTS)
-      screenshot = File.join(ARTIFACTS, screenshot_name)
-      FileUtils.rm_f(screenshot)
-      argv = ["node", File.join(__dir__, "check_page.mjs"), page, screenshot, File.join(tmpdir, "chromium")]
-      out, status = Supervisor.new.capture(argv, name: "chromium", log_path: File.join(tmpdir, "chromium.log"), timeout_s: 150)
+    # Opens the pages in one Chromium (check_page.mjs: a JSON line a page
+    # and its screenshot); what it saw of each, in order.
+    def check_in_chromium(dir, pages_and_screenshots)
+      pages_and_screenshots.each_slice(2) { |_, screenshot| FileUtils.rm_f(screenshot) }
+      argv = ["node", File.join(__dir__, "check_page.mjs"), File.join(dir, "chromium"), *pages_and_screenshots]
+      out, status = Supervisor.new.capture(argv, name: "chromium", log_path: File.join(dir, "chromium.log"), timeout_s: 150)
       assert status.success?, "check_page.mjs failed:\n#{out}"
-      report = JSON.parse(out.lines.grep(/\A\{/).last)
+      seen = out.lines.grep(/\A\{/).map { |line| JSON.parse(line) }
+      assert_equal pages_and_screenshots.size / 2, seen.size, out
+      seen
+    end
+
+    # What every page must hold, as Chromium drew it: [what it saw, the html].
+    def drawn(page)
+      report, html, screenshot = pages.fetch(page)
       assert_empty report["errors"]
       refute_empty report["charts"]
       report["charts"].each do |chart|
@@ -104,7 +133,7 @@ module Rackbench
       end
       assert_operator File.size(screenshot), :>, 10_000
       assert_nothing_left
-      report
+      [report, html]
     end
 
     def stored_cells
