@@ -6,7 +6,8 @@ module Rackbench
   # The Runner on a real puma: every cell measured in its repeats over fresh
   # deployments, the listener told in order, each cell stored under the key
   # its plan gave it; an endpoint that answers wrongly fails its own cell
-  # while the others are measured.
+  # while the others are measured. The order of side-by-side configs and
+  # the arrivals of open-loop windows are read from one run of two pumas.
   class RunnerTest < Minitest::Test
     Listener = Struct.new(:events) do
       def run_started(_run, plan) = events << [:run_started, plan.size]
@@ -28,8 +29,12 @@ module Rackbench
       super
     end
 
+    # Open loop at 100 req/s with no ratio windows: what is checked here is
+    # the order, keys and reasons of windows, not a saturated server's
+    # throughput (a closed-loop window keeps both CPUs busy its whole length).
     def run_suite(extra)
-      suite = Suite.load(write_suite({ "engine" => "native", "duration_s" => 0.3, "order" => "sequential" }.merge(extra)))
+      suite = Suite.load(write_suite({ "engine" => "native", "duration_s" => 0.3, "order" => "sequential", "rate" => 100,
+                                       "ratio" => "turns" }.merge(extra)))
       Runner.new(suite, store: @store, listener: @listener).run
     end
 
@@ -40,20 +45,32 @@ module Rackbench
       assert_equal [1, 2], @store.repeats(run_id).fetch(1).map(&:deployment), "a fresh start per deployment"
     end
 
+    class << self
+      attr_accessor :two_pumas
+    end
+
+    # One run, made once a file, that two tests read: two like pumas side by
+    # side (interleaved), 4 windows each over 2 starts, open loop with
+    # Poisson arrivals; [the listener's events, each cell's window seeds].
+    def two_pumas
+      self.class.two_pumas ||= begin
+        run_id = run_suite("order" => "interleaved", "rate" => 50, "arrivals" => "poisson", "repeats" => 4, "deployments" => 2,
+                           "servers" => [{ "server" => "puma", "threads" => 2 }] * 2)
+        [@listener.events, @store.repeats(run_id).transform_values { |list| list.map { |r| r.result.schedule["seed"] } }]
+      end
+    end
+
     def test_side_by_side_configs_take_turns_at_being_measured_first_after_a_start
-      run_suite("order" => "interleaved", "repeats" => 4, "deployments" => 2,
-                "servers" => [{ "server" => "puma", "threads" => 2 }] * 2)
-      measured = @listener.events.select { |e| e.first == :repeat_finished }
+      events, = two_pumas
+      measured = events.select { |e| e.first == :repeat_finished }
       firsts = measured.group_by(&:last).sort.map { |_start, list| list.first[1] }
       assert_equal 2, firsts.size, "two starts"
       refute_equal firsts[0], firsts[1], "the other config leads the second start: #{measured.inspect}"
     end
 
     def test_each_window_of_an_open_loop_cell_draws_its_own_arrivals_and_every_config_the_same_ones
-      run_id = run_suite("rate" => 50, "arrivals" => "poisson", "repeats" => 2, "deployments" => 2,
-                         "servers" => [{ "server" => "puma", "threads" => 2 }] * 2)
-      seeds = @store.repeats(run_id).transform_values { |list| list.map { |r| r.result.schedule["seed"] } }
-      assert_equal 2, seeds.fetch(1).uniq.size, "a seed per window: #{seeds}"
+      _, seeds = two_pumas
+      assert_equal 4, seeds.fetch(1).uniq.size, "a seed per window: #{seeds}"
       assert_equal seeds.fetch(1), seeds.fetch(2), "the second config is offered the first's schedules"
     end
 
