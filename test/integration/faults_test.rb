@@ -62,8 +62,7 @@ module Rackbench
           [200, { "content-type" => "text/plain" }, ["hello world"]]
         }
       RUBY
-      _run, cells = run_suite("app" => app, "duration_s" => 2,
-                              "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "webrick" }])
+      _run, cells = run_suite("app" => app, "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "webrick" }])
       assert_equal "failed", cells[0]["status"]
       assert_match(/exited during the load|failed|not ready/, cells[0]["reason"])
       assert_equal "puma", cells[0]["server"]
