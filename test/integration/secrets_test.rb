@@ -36,8 +36,8 @@ module Rackbench
       File.write(File.join(dir, "config.ru"), APP)
       File.write(File.join(dir, "secrets.env"), "API_TOKEN=#{secrets["API_TOKEN"]}\n")
       File.write(File.join(dir, "suite.yml"), {
-        "name" => "secrets", "app" => "config.ru", "endpoints" => ["/"], "concurrency" => [2], "duration_s" => 1,
-        "warmup_s" => 0, "repeats" => 1, "deployments" => 1, "engine" => "native", "env_file" => "secrets.env",
+        "name" => "secrets", "app" => "config.ru", "endpoints" => ["/"], "concurrency" => [2], "duration_s" => 0.5,
+        "rate" => 50, "warmup_s" => 0, "repeats" => 1, "deployments" => 1, "engine" => "native", "env_file" => "secrets.env",
         "env" => { "SECRET_KEY_BASE" => secrets["SECRET_KEY_BASE"], "SEEN_FILE" => File.join(tmpdir, "seen.json"),
                    "DATABASE_URL" => "postgres://app:#{secrets["password"]}@127.0.0.1:5432/app" },
         "servers" => [{ "server" => "puma", "threads" => 2 },
@@ -53,6 +53,14 @@ module Rackbench
       out + err
     end
 
+    # A report made in this process (the command line is the run's part):
+    # what the command printed, stdout and stderr.
+    def report(*argv)
+      status, out, err = run_cli("report", *argv)
+      assert_includes [0, 3], status, "rackbench report #{argv.join(" ")}:\n#{out}#{err}"
+      out + err
+    end
+
     def assert_no_secret(text, where)
       secrets.each { |name, value| refute_includes text.b, value.b, "#{name}'s value is in #{where}" }
     end
@@ -65,19 +73,21 @@ module Rackbench
                      "DATABASE_URL" => "postgres://app:#{secrets["password"]}@127.0.0.1:5432/app" }, seen)
       assert_no_secret(output, "rackbench run's output")
 
+      reports = {}
       %w[table markdown csv json html].each do |format|
-        assert_no_secret(rackbench("report", "--results", results, "--format", format), "the #{format} report")
+        assert_no_secret(reports[format] = report("--results", results, "--format", format), "the #{format} report")
       end
       files = Dir.glob(File.join(results, "**", "*"), File::FNM_DOTMATCH).select { |f| File.file?(f) }
       assert_includes files.map { |f| File.basename(f) }, Store::FILE
       assert(files.any? { |f| f.end_with?("report.html") }, "the html report was written under the results folder")
       files.each { |file| assert_no_secret(File.binread(file), file.delete_prefix("#{results}/")) }
 
-      run = JSON.parse(rackbench("report", "--results", results, "--format", "json"))["run"]
+      json = JSON.parse(reports["json"])
+      run = json["run"]
       assert_match(/\A\[redacted:\h{8}\]\z/, run.dig("settings", "env", "SECRET_KEY_BASE"))
       assert_match %r{\Apostgres://app:\[redacted:\h{8}\]@127\.0\.0\.1:5432/app\z}, run.dig("settings", "env", "DATABASE_URL")
       assert_equal "secrets.env", run.dig("settings", "env_file")
-      loud = JSON.parse(rackbench("report", "--results", results, "--format", "json"))["cells"].find { |c| c["label"] == "loud" }
+      loud = json["cells"].find { |c| c["label"] == "loud" }
       assert_equal "failed", loud["status"]
       assert_match %r{cannot connect to postgres://app:\[redacted:\h{8}\]@127\.0\.0\.1:5432/app with \[redacted:\h{8}\]},
                    loud["log_tail"], "the failed server's own words, its secrets as markers"
