@@ -47,7 +47,10 @@ module Rackbench
     # Looked for 4 times a second (the store opened 20 times a second for
     # the tens of seconds a loaded machine takes to get there cost CPU).
     def wait_for_a_finished_cell
-      wait_until(timeout_s: 60, message: "the first cell finished") { sleep 0.2 || stored_cells.first }
+      wait_until(timeout_s: 60, message: "the first cell finished") do
+        sleep 0.2
+        stored_cells.first
+      end
     end
 
     # Interrupts a run with sig at a random moment after its first cell; returns [exit status, first cell before].
