@@ -19,6 +19,7 @@ class ProxyBalancingTest < Minitest::Test
 
   def teardown
     @deployment&.stop
+    @backends&.each(&:stop)
     @supervisor&.stop_all
     assert_nothing_left
     super
@@ -30,11 +31,15 @@ class ProxyBalancingTest < Minitest::Test
     end
   end
 
+  # One pair of backends a proxy, each strategy's proxy started in turn in
+  # front of it (what a Deployment does, by the proxy contract of
+  # Proxies::Base); the requests each strategy sent are the counts' growth.
   SPREAD.each do |proxy, strategies|
-    strategies.each do |balance, expected|
-      define_method("test_#{proxy}_#{balance.tr("-", "_")}_sends_one_url_to_#{expected || "any"}_backend") do
+    define_method("test_#{proxy}_sends_one_url_to_the_backends_each_strategy_says") do
+      start_backends
+      strategies.each do |balance, expected|
         counts = counts_after_requests(proxy, balance)
-        assert_equal REQUESTS, counts.sum, "every request answered by exactly one backend: #{counts}"
+        assert_equal REQUESTS, counts.sum, "#{proxy} #{balance}: every request answered by exactly one backend: #{counts}"
         case expected
         when :every then assert counts.all?(&:positive?), "#{proxy} #{balance} reached every backend: #{counts}"
         when :one then assert_equal 1, counts.count(&:positive?), "#{proxy} #{balance} kept one URL on one backend: #{counts}"
@@ -43,19 +48,14 @@ class ProxyBalancingTest < Minitest::Test
     end
   end
 
-  %w[nginx lighttpd haproxy].each do |proxy|
+  %w[lighttpd haproxy].each do |proxy|
     define_method("test_#{proxy}_in_front_of_unix_socket_backends_serves_a_short_load_without_errors") do
-      deploy(proxy, SPREAD[proxy].keys.find { |b| SPREAD[proxy][b] == :every }, bind: "unix")
-      result = short_load(@deployment.target("/hello"))
-      assert_equal 200, result.requests
-      assert_equal 0, result.error_count, result.errors.inspect
-      counts = backend_counts
-      assert counts.all?(&:positive?), "load reached both unix-socket backends: #{counts}"
+      assert_unix_backends_serve_a_short_load(proxy)
     end
   end
 
-  def test_nginx_keeps_its_config_pid_and_logs_in_the_deployment_folder
-    deploy("nginx", "round-robin", workers: 3)
+  def test_nginx_in_front_of_unix_socket_backends_serves_a_short_load_and_keeps_its_config_pid_and_logs_in_the_deployment_folder
+    assert_unix_backends_serve_a_short_load("nginx", workers: 3)
     config = File.read(File.join(tmpdir, "nginx.conf"))
     assert_includes config, "worker_processes 3;"
     assert File.exist?(File.join(tmpdir, "nginx.pid")), "pid file in the run folder"
@@ -70,6 +70,15 @@ class ProxyBalancingTest < Minitest::Test
 
   private
 
+  def assert_unix_backends_serve_a_short_load(proxy, **knobs)
+    deploy(proxy, SPREAD[proxy].keys.find { |b| SPREAD[proxy][b] == :every }, bind: "unix", **knobs)
+    result = short_load(@deployment.target("/hello"))
+    assert_equal 200, result.requests
+    assert_equal 0, result.error_count, result.errors.inspect
+    counts = counts_of(@deployment.backends)
+    assert counts.all?(&:positive?), "load reached both unix-socket backends: #{counts}"
+  end
+
   def deploy(proxy, balance, bind: nil, **knobs)
     @supervisor = Rackbench::Supervisor.new
     config = { "server" => "puma", "threads" => 2, "instances" => 2,
@@ -79,17 +88,45 @@ class ProxyBalancingTest < Minitest::Test
     @deployment = Rackbench::Deployment.new(server, supervisor: @supervisor, dir: tmpdir, app: COUNTING_APP).start
   end
 
-  def counts_after_requests(proxy, balance)
-    deploy(proxy, balance)
-    REQUESTS.times do
-      status, = Rackbench::Readiness.get(@deployment.target("/hello"))
-      assert_equal 200, status
+  # Two pumas of two threads on loopback TCP, each a deployment of its own.
+  def start_backends
+    @supervisor = Rackbench::Supervisor.new
+    server = Rackbench::Servers.fetch("puma").new("server" => "puma", "threads" => 2).validate!
+    @backends = (1..2).map do |i|
+      dir = FileUtils.mkdir_p(File.join(tmpdir, "backend-#{i}")).first
+      Rackbench::Deployment.new(server, supervisor: @supervisor, dir: dir, app: COUNTING_APP).start
     end
-    backend_counts
   end
 
-  def backend_counts
-    @deployment.backends.map { |b| Rackbench::Readiness.get(b.target("/count"))[2].split.last.to_i }
+  # The requests each backend served of REQUESTS sent through the proxy with this balance.
+  def counts_after_requests(proxy, balance)
+    binds = @backends.map(&:bind)
+    before = counts_of(binds)
+    with_proxy(proxy, balance, binds) do |bind|
+      REQUESTS.times do
+        status, = Rackbench::Readiness.get(bind.target("/hello"))
+        assert_equal 200, status, "#{proxy} #{balance}"
+      end
+    end
+    counts_of(binds).zip(before).map { |after, was| after - was }
+  end
+
+  # The proxy started in front of the binds (its config in a folder of its
+  # own), ready, yielded its bind, then stopped.
+  def with_proxy(proxy, balance, binds)
+    adapter = Rackbench::Proxies.fetch(proxy).new("proxy" => proxy, "balance" => balance).validate!
+    dir = FileUtils.mkdir_p(File.join(tmpdir, "#{proxy}-#{balance}")).first
+    bind = adapter.bind(dir)
+    argv = adapter.command(bind: bind, backends: binds, dir: dir)
+    child = @supervisor.spawn(argv, name: "proxy #{adapter.label}", log_path: File.join(dir, "proxy.log"), chdir: dir)
+    Rackbench::Readiness.wait(bind.target, child: child, timeout_s: 30)
+    yield bind
+  ensure
+    @supervisor.stop(child, signal: adapter.stop_signal) if child
+  end
+
+  def counts_of(binds)
+    binds.map { |b| Rackbench::Readiness.get(b.target("/count"))[2].split.last.to_i }
   end
 
   def short_load(target)
