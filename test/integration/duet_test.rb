@@ -9,12 +9,15 @@ module Rackbench
   class DuetTest < Minitest::Test
     include TestHelpers
 
+    # A window a start on two starts: two rounds, the fewest that pair
+    # (Comparison#paired?), each on its own server trees in the CPU groups.
     def test_the_configs_of_a_round_are_loaded_at_the_same_time_and_paired
-      store, _, a, b = measure_pair("duration_s" => 2, "repeats" => 4, "deployments" => 2, "duet" => true)
+      store, _, a, b = measure_pair("repeats" => 2, "deployments" => 2, "duet" => true)
+      assert_equal [[1, 2], [1, 2]], [a, b].map { |m| m.repeats.map(&:deployment) }, "a window on each of two starts"
       a.repeats.zip(b.repeats).each do |ra, rb|
         assert_equal ra.round, rb.round
         apart_s = (ra.noise["load_started_us"] - rb.noise["load_started_us"]).abs / 1e6
-        assert_operator apart_s, :<, 2, "round #{ra.round}: windows of 2 s began #{apart_s} s apart: they never overlapped"
+        assert_operator apart_s, :<, 1, "round #{ra.round}: windows of 1 s began #{apart_s} s apart: they never overlapped"
         assert_equal ra.noise["start_at"], rb.noise["start_at"], "round #{ra.round}: both loads given one instant"
         [ra, rb].each { |r| assert_operator r.noise["start_late_s"], :>=, 0, "the engine says how late it began" }
         assert_match(/cgroup|no fair shares/, ra.noise["duet"])
@@ -28,9 +31,11 @@ module Rackbench
 
     # ratio: duet keeps the windows in turns for every figure and adds one
     # ratio window a start, loaded at once, which only the comparison reads.
+    # Two starts of a window in turns each: the second start shows whether a
+    # ratio window follows one whose server idled.
     def test_ratio_windows_are_loaded_at_once_and_only_the_comparison_reads_them
-      store, run_id, a, b = measure_pair("duration_s" => 1, "repeats" => 4, "deployments" => 2, "ratio" => "duet")
-      assert_equal [4, 4], [a.repeats.size, b.repeats.size], "the figures read the 4 windows in turns"
+      store, run_id, a, b = measure_pair("repeats" => 2, "deployments" => 2, "ratio" => "duet")
+      assert_equal [2, 2], [a.repeats.size, b.repeats.size], "the figures read the 2 windows in turns"
       first_busy = [a, b].all? { |m| Measurement::DuetBusy.busy?(m.ratio_repeats.first(1)) }
       assert_equal(first_busy ? [2, 2] : [1, 1], [a.ratio_repeats.size, b.ratio_repeats.size],
                    "one ratio window a start, none after one whose server idled")
@@ -57,12 +62,13 @@ module Rackbench
     # Sequential: its figures only need the windows in turns, so a block its
     # ratio windows decide takes one a start in its first stage (two from the
     # start after one whose ratio window showed a server idle); the run
-    # stores that it did.
+    # stores that it did. Two starts: the second is decided by the first's
+    # ratio window.
     def test_a_block_its_ratio_windows_decide_takes_one_window_in_turns_a_start_in_its_first_stage
-      store, run_id, a, b = measure_pair("duration_s" => 1, "repeats" => "auto", "stopping" => "sequential",
-                                         "deployments" => 3, "max_deployments" => 3, "windows" => 2, "ratio" => "duet")
+      store, run_id, a, b = measure_pair("repeats" => "auto", "stopping" => "sequential",
+                                         "deployments" => 2, "max_deployments" => 2, "windows" => 2, "ratio" => "duet")
       [a, b].each do |m|
-        expected = (1..3).to_h do |start|
+        expected = (1..2).to_h do |start|
           busy = [a, b].all? { |c| Measurement::DuetBusy.busy?(c.ratio_repeats.select { |r| r.deployment < start }, unknown: true) }
           [start, busy ? 1 : 2]
         end
@@ -77,7 +83,8 @@ module Rackbench
     private
 
     # Two pumas of one thread under labels A and B on /fibonacci/18, run with
-    # these settings; [store, run id, A's and B's measurement], both measured.
+    # these settings (windows of 1 s, no warm-up); [store, run id, A's and B's
+    # measurement], both measured.
     def measure_pair(settings)
       store = Store.new(tmpdir)
       suite = Suite.load(write_suite({ "engine" => "native", "endpoints" => ["/fibonacci/18"],
