@@ -8,12 +8,18 @@ module Rackbench
   # A suite across three machines built from network namespaces: servers on
   # the app host, load from two load hosts, rackbench itself in a control
   # namespace reaching them all over SSH. Each host has its own mount
-  # namespace, in which the test's folder (the suite, the results, an app of
-  # its own) is an empty tmpfs and its run folder is a tmpfs of its own: what
-  # a server needs gets there over SSH. Skips, saying why, where namespaces
-  # cannot be created.
+  # namespace, in which the file's folder (each test's suite, results, an app
+  # of its own) is an empty tmpfs and its run folder is a tmpfs of its own:
+  # what a server needs gets there over SSH. One lab serves the file's tests
+  # (each checks that its run left nothing on any host; what a failed one
+  # left is cleared after it). Skips, saying why, where namespaces cannot be
+  # created.
   class AcrossHostsTest < Minitest::Test
     HOSTS = %w[app load1 load2].freeze
+
+    class << self
+      attr_accessor :lab, :hidden_dir
+    end
 
     def setup
       why = NetnsLab.unavailable_reason
@@ -21,12 +27,24 @@ module Rackbench
         warn "AcrossHostsTest skipped: #{why}"
         skip why
       end
-      @lab = NetnsLab.new(HOSTS, hide: [tmpdir]).start
+      @lab = shared_lab
     end
 
     def teardown
-      @lab&.stop
+      @lab&.clear
       super
+    end
+
+    # The file's folder, which no host sees, and the lab that hides it.
+    def shared_lab
+      klass = self.class
+      klass.hidden_dir ||= Dir.mktmpdir("rackbench-across").tap { |d| Minitest.after_run { FileUtils.rm_rf(d) } }
+      klass.lab ||= NetnsLab.new(HOSTS, hide: [klass.hidden_dir]).start.tap { |lab| Minitest.after_run { lab.stop } }
+    end
+
+    # Each test's own folder, inside the one the hosts do not see.
+    def tmpdir
+      @tmpdir ||= Dir.mktmpdir("test", self.class.hidden_dir).tap { |d| (@tmpdirs ||= []) << d }
     end
 
     PUMA = [{ "server" => "puma", "threads" => 2 }].freeze
@@ -189,9 +207,11 @@ module Rackbench
 
     def assert_killing_rackbench_leaves_nothing(signal, duration_s: 30, servers: PUMA)
       pid, _, log = start_rackbench(duration_s: duration_s, servers: servers)
-      wait_until(timeout_s: 60, message: "load running on both load hosts") do
+      # The run's start (SSH, the engine's install, the server's boot) took 34 s at load 24: 120 s to reach
+      # its load, looked at 5 times a second (each look reads every process's namespace).
+      wait_until(timeout_s: 120, message: "load running on both load hosts") do
         flunk "rackbench ended early:\n#{File.read(log)}" if Process.wait(pid, Process::WNOHANG)
-        %w[load1 load2].all? { |h| @lab.pids(h).any? { |p| executable_of(p) == "rackbench-load" } }
+        %w[load1 load2].all? { |h| @lab.pids(h).any? { |p| executable_of(p) == "rackbench-load" } } || !sleep(0.15)
       end
       server = servers.first["server"]
       assert(@lab.pids("app").any? { |p| command_of(p).include?(server) }, "#{server} runs on the app host")
