@@ -10,11 +10,11 @@ require "net/http"
 # Trinidad's gem folder, ahead of the Rack 1.6 it vendors) and the Rails app
 # on TorqueBox are measured under load by the torquebox-2011 smoke run
 # (test/suite/builtin/torquebox_2011_test.rb), so no test here starts them again.
-# The Rails apps on puma_jruby and Trinidad start in JRuby's quick start
-# (quick_start: true, a knob a suite has too; its command differs by JRuby's
-# flags only, test_quick_start_...): what they check is what is served, and
-# such a JVM was ready in half the CPU seconds. TorqueBox starts as deployed,
-# so the suite still starts a JVM with its JIT on.
+# Every JVM here starts in JRuby's quick start (quick_start: true, a knob a
+# suite has too; its command differs by JRuby's flags only,
+# test_quick_start_...): what they check is what is served, and such a JVM
+# was ready in half the CPU seconds (bench/jvm/run starts each server both
+# ways). The TorqueBox test also checks its JVM mapped the class-data archive.
 class JRubyServersTest < Minitest::Test
   include Rackbench::ServerTestHelpers
 
@@ -95,8 +95,10 @@ class JRubyServersTest < Minitest::Test
     path = File.join(tmpdir, "env_app", "config.ru")
     FileUtils.mkdir_p(File.dirname(path))
     File.write(path, ENV_APP)
-    assert_serves_hello({ "server" => "torquebox", "threads" => 4 }, app: path, ready_timeout_s: JVM_READY_S)
+    assert_serves_hello({ "server" => "torquebox", "threads" => 4, "quick_start" => true }, app: path,
+                                                                                            ready_timeout_s: JVM_READY_S)
     assert_includes @deployment.commands.first, Rackbench::Servers::Torquebox::SERVER_SCRIPT
+    assert_maps_the_class_archive
     status, _headers, body = first_get("/sleep/20")
     assert_equal [200, "slept 20 ms"], [status, body]
     assert_serves_db
@@ -107,8 +109,18 @@ class JRubyServersTest < Minitest::Test
     assert_equal "true|true|POST|/echo|a=1&b=two|\"application/x-www-form-urlencoded\"|name=value", post.body
   end
 
+  # A quick-started JVM maps JRuby's classes from the archive bin/setup built
+  # (Rackbench::Servers::ClassArchive), as JRuby's launcher was told by JRUBY_JSA.
+  def assert_maps_the_class_archive
+    archive = Rackbench::Servers::ClassArchive.path
+    assert File.exist?(archive), "bin/setup builds the class-data archive"
+    maps = @deployment.pids.map { |pid| File.read("/proc/#{pid}/maps") }
+    assert(maps.any? { |m| m.include?(File.realpath(archive)) }, "no JVM of #{@deployment.pids} mapped #{archive}")
+  end
+
   # quick_start: JRuby's --dev flags between jruby and what it runs (where the
-  # launcher reads them), said in the label; as deployed, none of them.
+  # launcher reads them), said in the label, and the class-data archive in
+  # its env (JRUBY_JSA); as deployed, none of them.
   def test_quick_start_puts_jrubys_dev_flags_on_the_command_and_says_so_in_the_label
     bind = Rackbench::Servers::Base::Bind.new(port: 8080)
     %w[trinidad torquebox puma_jruby].each do |name|
@@ -121,6 +133,8 @@ class JRubyServersTest < Minitest::Test
       assert_empty flags & deployed[0], name
       assert_equal quick[0].drop(1 + flags.size), deployed[0].drop(1), name
       assert_equal [deployed[1].sub(" [rails]", " +quick-start [rails]"), false], [quick[1], deployed[1].include?("quick")]
+      envs = [true, false].map { |on| Rackbench::Servers.fetch(name).new("server" => name, "quick_start" => on).env }
+      assert_equal [Rackbench::Servers::ClassArchive.path, nil], envs.map { |e| e.fetch("JRUBY_JSA") }, name
     end
   end
 

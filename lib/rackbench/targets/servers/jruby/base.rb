@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "class_archive"
+
 module Rackbench
   module Servers
     # What the JRuby servers of 000_4acd4926cf356a23.txt (puma_jruby, trinidad,
@@ -71,10 +73,12 @@ module Rackbench
       # JRuby's gems, in vendor/jruby, outside the app's bundle
       def self.runs_in_app_bundle? = false
 
+      # A quick start maps JRuby's classes from the class-data archive, where bin/setup built one (ClassArchive).
       def env
         { "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "BUNDLER_SETUP" => nil, "RUBYLIB" => nil,
           "GEM_HOME" => self.class.gem_home, "GEM_PATH" => [self.class.gem_home, DEBIAN_GEMS].join(File::PATH_SEPARATOR),
-          "RACK_ENV" => "production", "JAVA_OPTS" => java_opts }
+          "RACK_ENV" => "production", "JAVA_OPTS" => java_opts, "JRUBY_JSA" => nil,
+          **(quick_start? ? ClassArchive.env : {}) }
       end
 
       def java_opts = nil
