@@ -14,7 +14,7 @@ require "net/http"
 # suite has too; its command differs by JRuby's flags only,
 # test_quick_start_...): what they check is what is served, and such a JVM
 # was ready in half the CPU seconds (bench/jvm/run starts each server both
-# ways). The TorqueBox test also checks its JVM mapped the class-data archive.
+# ways), and each checks its JVM mapped the class-data archive.
 class JRubyServersTest < Minitest::Test
   include Rackbench::ServerTestHelpers
 
@@ -32,18 +32,36 @@ class JRubyServersTest < Minitest::Test
 
   def first_get(path) = Rackbench::Readiness.get(@deployment.target(path), timeout_s: FIRST_ANSWER_S)
 
-  # The Rails app on puma_jruby, whose gem folder also holds a Rack 3: Rack
-  # 2.2 is the one activated, so Rails 6.1 loads and serves. Before
-  # puma_tcp_info.rb, about half of the JVMs started here dropped every
-  # request (JRuby's getsockopt(TCP_INFO) overflowed its buffer): one JVM, no
-  # retry, every request of the load answered.
-  def test_puma_on_jruby_serves_the_bundled_rails_app_under_load_without_errors
-    assert_serves_hello({ "server" => "puma_jruby", "threads" => 4, "quick_start" => true }, app: Rackbench::Apps.path("rails"),
+  # The bundled rack app on puma_jruby, and at /rack-release the Rack it runs
+  # on: Rack 2.2, which jruby/rack2.rb activates ahead of any Rack 3 in the
+  # gem folder, the one the Rails app's Rails 6.1 needs. (Rails 6.1 on JRuby's Rack 2.2 is
+  # served by the Trinidad test below and by the torquebox-2011 smoke run on
+  # Trinidad and TorqueBox: no Rails boot here.) Before puma_tcp_info.rb,
+  # about half of the JVMs started here dropped every request (JRuby's
+  # getsockopt(TCP_INFO) overflowed its buffer): one JVM, no retry, every
+  # request of the load answered.
+  def test_puma_on_jruby_serves_the_bundled_rack_app_on_rack_2_under_load_without_errors
+    path = File.join(tmpdir, "release_app", "config.ru")
+    FileUtils.mkdir_p(File.dirname(path))
+    File.write(path, RELEASE_APP)
+    assert_serves_hello({ "server" => "puma_jruby", "threads" => 4, "quick_start" => true }, app: path,
                                                                                              ready_timeout_s: JVM_READY_S,
                                                                                              warmup_requests: 100)
     assert_includes @deployment.commands.first, Rackbench::Servers::PumaJruby::RACK2
     assert_includes @deployment.commands.first, Rackbench::Servers::PumaJruby::TCP_INFO_PATCH
+    assert_maps_the_class_archive
+    status, _headers, body = first_get("/rack-release")
+    assert_equal 200, status
+    assert_match(/\A2\.2\.\d+\z/, body, "puma on JRuby runs on Rack 2.2, not the Rack 3 beside it")
   end
+
+  # The bundled rack app, and at /rack-release the Rack it runs on.
+  RELEASE_APP = <<~RUBY.freeze
+    bundled = Rack::Builder.parse_file(#{Rackbench::Apps.path("rack").inspect})
+    bundled = bundled.first if bundled.is_a?(Array)
+    release = lambda { |_env| [200, { "content-type" => "text/plain" }, [Rack.release]] }
+    run lambda { |env| env["PATH_INFO"] == "/rack-release" ? release.call(env) : bundled.call(env) }
+  RUBY
 
   # The bundled Rails app on JRuby's Rails 6.1 (bin/setup installs it beside
   # Trinidad): /hello through the router and a controller under a short load,
@@ -56,6 +74,7 @@ class JRubyServersTest < Minitest::Test
     status, _headers, body = first_get("/template-render")
     assert_equal 200, status
     assert_includes body, "<title>Catalogue</title>"
+    assert_maps_the_class_archive
     assert_serves_db
   end
 
