@@ -123,10 +123,11 @@ module Rackbench
       crossed = 0
       looks.each_with_index.map do |n, k|
         allowed = (spent(n.fdiv(max_starts)) * PATHS).floor
-        candidates = (0...PATHS).select { |i| alive[i] }.sort_by { |i| -stats[i][k] }
+        candidates = (0...PATHS).select { |i| alive[i] }
         take = (allowed - crossed).clamp(0, candidates.size)
-        threshold = take.zero? ? Float::INFINITY : stats[candidates[take - 1]][k]
-        candidates.first(take).each { |i| alive[i] = false }
+        crossing = take.zero? ? [] : candidates.max_by(take) { |i| stats[i][k] } # largest first, no whole sort
+        threshold = take.zero? ? Float::INFINITY : stats[crossing.last][k]
+        crossing.each { |i| alive[i] = false }
         crossed += take
         threshold.infinite? ? 1e-12 : StudentT.two_sided_p(threshold, n - 1)
       end
