@@ -58,7 +58,7 @@ module Rackbench
       @level = level
       @spending = spending
       @equivalence_spending = equivalence_spending || spending
-      @alphas = looks.size == 1 ? [1 - level] : boundaries
+      @alphas = looks.size == 1 ? [1 - level] : kept_boundaries
     end
 
     # The starts after which the figures are looked at.
@@ -114,6 +114,12 @@ module Rackbench
     end
 
     def boundaries = spending == :constant ? constant_boundaries : spent_boundaries
+
+    # The boundaries, computed once a machine for these arguments and this code (Computed).
+    def kept_boundaries
+      arguments = [first_look, max_starts, level, spending.to_s, PATHS, SEED]
+      Computed.fetch("sequential", arguments, sources: [__FILE__, File.join(__dir__, "student_t.rb")]) { boundaries }
+    end
 
     # Each look in turn: of the paths no earlier look stopped, the ones with
     # the largest |t| cross, as many as the spending function allows by then.

@@ -26,6 +26,9 @@ module Rackbench
     NOISE = { within_cv: 0.05, between_cv: 0.09 }.freeze
     TRIALS = 100 # a ratio
     SEED = 35
+    # The code the simulation runs (Computed keeps its result for this code only).
+    SOURCES = [*Dir[File.join(__dir__, "../results/**/*.rb")], File.join(__dir__, "repeat_policy.rb"), __FILE__,
+               File.join(__dir__, "../suite/keys.rb")].map { |f| File.expand_path(f) }.freeze
 
     def initialize(settings, noise: NOISE, ratios: RATIOS, trials: TRIALS)
       @settings = settings
@@ -57,13 +60,17 @@ module Rackbench
     @simulated_lock = Mutex.new
 
     class << self
-      # The simulation's starts, once a process for each design: it is
-      # seeded (SEED), so a run's estimate before it starts, the one it
-      # learns from when it ends and every later run of the same suite in
-      # the process read the same list (about 0.4 CPU-s saved each).
+      # The simulation's starts, once a machine for each design and code
+      # (Computed): it is seeded (SEED), so a run's estimate before it
+      # starts, the one it learns from when it ends and every later run of
+      # the same suite read the same list (0.4-1.8 CPU-s each).
       def simulated(settings, noise, ratios, trials)
         key = Marshal.dump([settings, noise, ratios, trials])
-        @simulated_lock.synchronize { @simulated[key] ||= simulate(settings, noise, ratios, trials).freeze }
+        @simulated_lock.synchronize do
+          @simulated[key] ||= Computed.fetch("expected-starts", [key, SEED], sources: SOURCES) do
+            simulate(settings, noise, ratios, trials)
+          end.freeze
+        end
       end
 
       private
