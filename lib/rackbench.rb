@@ -64,7 +64,7 @@ module Rackbench
   ROOT = File.expand_path("..", __dir__)
 
   autoload :CLI, "rackbench/cli"
-  autoload :Computed, "rackbench/system/computed"
+  autoload :Computed, "rackbench/results/computed"
   autoload :Registry, "rackbench/registry"
   autoload :Target, "rackbench/targets/target"
   autoload :SocketPath, "rackbench/system/socket_path"
