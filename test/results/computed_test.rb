@@ -49,6 +49,11 @@ module Rackbench
       assert_equal 2, fetch.last, "the replaced file is read"
     end
 
+    def test_a_value_whose_code_cannot_be_read_is_computed_each_time
+      File.delete(@source)
+      assert_equal [1, 2], [fetch.last, fetch.last]
+    end
+
     def test_a_cache_that_cannot_be_written_still_computes
       FileUtils.mkdir_p(File.dirname(Computed.dir))
       File.write(Computed.dir, "a file where the folder would be")

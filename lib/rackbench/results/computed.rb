@@ -19,15 +19,23 @@ module Rackbench
   module Computed
     module_function
 
-    def fetch(name, arguments, sources:)
-      path = path_for(name, arguments, sources)
+    def fetch(name, arguments, sources:, &compute)
+      path = path_or_nil(name, arguments, sources)
+      return compute.call unless path # no home folder to keep it in, or a source it cannot read
+
       kept = read(path)
       return kept unless kept.nil?
 
-      yield.tap { |value| write(path, value) }
+      compute.call.tap { |value| write(path, value) }
     end
 
     def dir = File.join(ENV["XDG_CACHE_HOME"] || File.join(Dir.home, ".cache"), "rackbench", "computed")
+
+    def path_or_nil(name, arguments, sources)
+      path_for(name, arguments, sources)
+    rescue StandardError
+      nil
+    end
 
     def path_for(name, arguments, sources)
       digest = Digest::SHA256.new
