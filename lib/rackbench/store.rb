@@ -2,7 +2,7 @@
 
 require "fileutils"
 require "json"
-require "sequel"
+require "sequel/core"
 require "time"
 
 Sequel.extension :migration

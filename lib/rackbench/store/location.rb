@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "fileutils"
-require "sequel"
+require "sequel/core"
 
 module Rackbench
   class Store

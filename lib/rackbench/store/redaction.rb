@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require "json"
-require "openssl"
 require "psych"
+require_relative "hmac"
 
 module Rackbench
   class Store
@@ -43,7 +43,7 @@ module Rackbench
         @free = secrets.values.select { |v| v.size >= MIN_FREE_TEXT_CHARS }
       end
 
-      def marker(value) = "[redacted:#{OpenSSL::HMAC.hexdigest("SHA256", @key, value.to_s)[0, DIGEST_CHARS]}]"
+      def marker(value) = "[redacted:#{Hmac.sha256_hex(@key, value.to_s)[0, DIGEST_CHARS]}]"
 
       # Free text: URL passwords and the suite's secret values replaced (any
       # encoding: a log's bytes too).
