@@ -21,7 +21,8 @@ module Rackbench
         [0, 1, 31, 32, 63, 64, 65, 200].product([0, 1, 55, 56, 64, 300]).each do |key_bytes, value_bytes|
           key = rng.bytes(key_bytes)
           value = rng.bytes(value_bytes).force_encoding(Encoding::UTF_8)
-          assert_equal OpenSSL::HMAC.hexdigest("SHA256", key, value), Hmac.sha256_hex(key, value), [key_bytes, value_bytes].inspect
+          assert_equal OpenSSL::HMAC.hexdigest("SHA256", key, value), Hmac.sha256_hex(key, value),
+                       [key_bytes, value_bytes].inspect
         end
         assert_equal OpenSSL::HMAC.hexdigest("SHA256", "clé", "mot de passe é"), Hmac.sha256_hex("clé", "mot de passe é")
       end
