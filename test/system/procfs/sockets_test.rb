@@ -35,6 +35,22 @@ module Rackbench
       end
     end
 
+    # The TCP tables are read up to their last listener: one opened after
+    # many connections (each later in the kernel's table than the
+    # listeners, whatever their state) is still found.
+    def test_a_listener_opened_after_many_connections_is_found_among_the_listeners
+      first = keep(TCPServer.new("127.0.0.1", 0))
+      20.times { keep(TCPSocket.new("127.0.0.1", first.addr[1]), first.accept) }
+      connection = inode(@open.last)
+      %w[127.0.0.1 ::1].each do |address|
+        late = keep(TCPServer.new(address, 0))
+        assert_includes Procfs.listening_socket_inodes, inode(late), address
+      end
+      refute_includes Procfs.listening_socket_inodes, connection
+    end
+
+    def inode(socket) = File.stat("/proc/self/fd/#{socket.fileno}").ino
+
     def test_a_unix_listener_is_not_held_and_its_accepted_connection_is
       Dir.mktmpdir do |dir|
         server = keep(UNIXServer.new(File.join(dir, "s")))
