@@ -124,8 +124,7 @@ module Rackbench
       # The leader may be gone while processes it forked remain in the group.
       signal_group(child, "KILL")
       reap(child)
-      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 2
-      sleep 0.01 while group_alive?(child) && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
+      ProcessTable.wait_until_gone(2, interval_s: 0.01) { ProcessTable.group_members([child.pid]) }
       forget(child)
     end
 

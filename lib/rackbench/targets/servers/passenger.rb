@@ -116,17 +116,9 @@ module Rackbench
       def pool_setting(key) = config[key].nil? && setting("workers") ? setting("workers") : setting(key)
 
       # Waits for the session's processes to end, then kills what is left.
-      # The members are found by reading every process's stat (20-30 ms of
-      # CPU on a loaded machine), so the wait watches the ones found and
-      # looks for others only once they are gone: a watch every 50 ms over
-      # the whole table kept a CPU a third busy while Passenger stopped.
       def end_session(sid)
-        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + SESSION_GRACE_S
-        left_s = -> { deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC) }
-        until (members = ProcessTable.session_members(sid)).empty? || !left_s.call.positive?
-          sleep 0.05 while members.any? { |pid| ProcessTable.live?(pid) } && left_s.call.positive?
-        end
-        Supervisor.signal_pids(members, "KILL")
+        left = ProcessTable.wait_until_gone(SESSION_GRACE_S, interval_s: 0.05) { ProcessTable.session_members(sid) }
+        Supervisor.signal_pids(left, "KILL")
       end
     end
 
