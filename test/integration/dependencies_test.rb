@@ -7,7 +7,8 @@ module Rackbench
   # The app's own PostgreSQL is part of the system under test: an app that
   # queries it (test/fixtures/pg_app), a PostgreSQL already running (started
   # here, named in depends_on: by its port) or one the suite starts
-  # (services:), sampled beside the server and shown in every report.
+  # (services:; reset_test's runs check that one), sampled beside the server
+  # and shown in every report.
   class DependenciesTest < Minitest::Test
     include FixtureAppHelper
 
@@ -37,7 +38,7 @@ module Rackbench
       port = Integer(url[%r{:(\d+)/}, 1])
       app = fixture_app("pg_app")
       results = File.join(tmpdir, "results")
-      suite = fixture_suite(app, "env" => { "DATABASE_URL" => url }, "duration_s" => 2, "concurrency" => [4],
+      suite = fixture_suite(app, "env" => { "DATABASE_URL" => url }, "concurrency" => [4],
                                  "endpoints" => [{ "path" => "/count", "expect_status" => 200 }],
                                  "depends_on" => [{ "name" => "postgres", "port" => port }],
                                  "servers" => [{ "server" => "puma", "threads" => 4 }])
@@ -59,20 +60,6 @@ module Rackbench
       assert_match line, report(results, "table")
       assert_match line, report(results, "markdown")
       assert_match line, File.read(report(results, "html").strip)
-      assert_nothing_left(pid)
-    end
-
-    def test_a_postgresql_the_suite_starts_is_a_dependency_too
-      why = Services.fetch("postgres").unavailable_reason
-      skip "postgres cannot run here: #{why}" if why
-      app = fixture_app("pg_app")
-      results = File.join(tmpdir, "results")
-      suite = fixture_suite(app, "services" => [{ "service" => "postgres" }], "endpoints" => ["/count"], "duration_s" => 2,
-                                 "concurrency" => [4], "servers" => [{ "server" => "puma", "threads" => 4 }])
-      status, out, pid = rackbench("run", suite, "--results", results)
-      assert status.success?, out
-      postgres = json_report(results)["cells"].first["dependencies"]["postgres"]
-      assert_operator postgres["cpu_percent"], :>, 0
       assert_nothing_left(pid)
     end
 

@@ -46,11 +46,16 @@ module Rackbench
 
       cell, rates = run_mix(app, "repeats" => 12, "deployments" => 2)
       assert(cell["warnings"].any? { |w| w.start_with?("throughput fell") }, "drift without reset: #{rates.inspect}")
+      # The PostgreSQL the suite started is a dependency, sampled beside the
+      # server (dependencies_test has one already running, named by port).
+      assert_operator cell["dependencies"]["postgres"]["cpu_percent"], :>, 0, "every request queried it"
 
       cell, rates = run_mix(app, "repeats" => 6, "deployments" => 6, "reset" => ["bundle exec bin/reset"])
       assert_equal "ok", cell["status"], cell["reason"]
       # Each start's table grows again from empty, so each start's window
       # (its first) measures the same app: no trend among them, even at 99 %.
+      # Six starts are the fewest at which this can fail: six windows each
+      # lower than the last give z = -2.63, five only -2.20.
       assert_equal 6, rates.size, "a window a start"
       assert_operator Trend.new(rates).kendall_z, :>, -2.576, "each start begins with an empty table: #{rates.inspect}"
       logs = Dir[File.join(tmpdir, "results-reset", "runs", "*", "*", "d*", "reset", "setup-1.log")]
