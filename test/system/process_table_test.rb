@@ -29,6 +29,17 @@ module Rackbench
       refute ProcessTable.live?(first)
     end
 
+    def test_a_group_with_no_process_left_is_empty_and_one_with_a_live_process_is_not
+      leader = spawn("sleep", "30", pgroup: true)
+      (@started ||= []) << leader
+      assert ProcessTable.group_exists?(leader)
+      assert_equal [leader], ProcessTable.group_members([leader])
+      Process.kill("KILL", leader)
+      Process.wait(leader)
+      refute ProcessTable.group_exists?(leader)
+      assert_equal [], ProcessTable.group_members([leader])
+    end
+
     def test_a_wait_past_its_timeout_returns_the_members_still_live
       lasting = start(30)
       started = Process.clock_gettime(Process::CLOCK_MONOTONIC)

@@ -43,11 +43,24 @@ module Rackbench
       owners(proc_dir).select { |_pid, owner| owner == owner_pid }.keys
     end
 
-    # Live, non-zombie members of the process groups pgids.
+    # Live, non-zombie members of the process groups pgids. Groups of this
+    # machine's table with no process at all (kill(2) of signal 0 to the
+    # group: ESRCH) are known empty without reading the table.
     def group_members(pgids, proc_dir = Procfs::DIR)
+      pgids = pgids.select { |pgid| group_exists?(pgid) } if proc_dir == Procfs::DIR
       return [] if pgids.empty?
 
       Procfs.process_stats(proc_dir).filter_map { |stat| stat.pid if !stat.zombie? && pgids.include?(stat.pgrp) }
+    end
+
+    # Whether any process (a zombie too) is in the group pgid.
+    def group_exists?(pgid)
+      Process.kill(0, -pgid)
+      true
+    rescue Errno::ESRCH
+      false
+    rescue Errno::EPERM
+      true
     end
 
     # Live, non-zombie members of the session sid.
