@@ -12,12 +12,13 @@ module Rackbench
   # waits for a CPU stay well inside it. (On 50 ms sleeps at p50 <= 100 ms,
   # 20 req/s left each 2 s probe some 40 requests, near the 20 a p50
   # decision needs: at load 7 the two searches took 24 probes and 93 s
-  # where /sleep/10 took 16 and 67 s.)
+  # where /sleep/10 took 16 and 67 s.) Probes of 1 s (probe_s: 1), not 2:
+  # rates near 100 req/s bring five times the 20 requests a p50 needs.
   class RatesAutoTest < Minitest::Test
     def test_rates_auto_finds_the_knee_then_sweeps_around_it
       path = write_suite("engine" => "native", "endpoints" => ["/sleep/10"], "concurrency" => [32], "rates" => "auto",
-                         "slo" => "p50<=50ms", "searches" => 2, "duration_s" => 1, "warmup_s" => 0.5, "repeats" => 1,
-                         "deployments" => 1, "servers" => [{ "server" => "puma", "threads" => 1 }])
+                         "slo" => "p50<=50ms", "searches" => 2, "probe_s" => 1, "duration_s" => 1, "warmup_s" => 0.5,
+                         "repeats" => 1, "deployments" => 1, "servers" => [{ "server" => "puma", "threads" => 1 }])
       status, out, err = run_cli("run", path, "--results", tmpdir)
       assert_equal 0, status, "#{out}\n#{err}"
       store = Store.new(tmpdir)
@@ -25,6 +26,7 @@ module Rackbench
       auto = run.dig("settings", "auto_rates")
       knee = auto["knees"].first
       assert_equal ["puma x0:1", 2], [knee["config"], knee["searches"]], "the suite's searches: are the knee's"
+      assert_equal 1, store.run(knee["tune_run"])["settings"].dig("tune", "probe_s"), "the suite's probe_s: is the search's"
       assert_operator knee["rate"], :<=, 105, "one thread on 10 ms sleeps serves at most 100 req/s: past it the queue grows"
       rates = store.measurements(run["id"]).map(&:offered_rate_per_s).sort
       assert_equal auto["rates"]["/sleep/10"], rates, "the levels measured are the rates the search gave"

@@ -58,6 +58,15 @@ module Rackbench
       assert_equal "#{where} searches must be a whole number >= 2, got 1", message
     end
 
+    # Their probes: 2 s at the least unless the suite says (probe_s:, as tune's --probe-s).
+    def test_auto_rates_probe_for_two_seconds_at_the_least_unless_the_suite_says
+      assert_equal 2, Suite.load(write_suite("engine" => "native", "rates" => "auto", "slo" => "p99<=1s"))["probe_s"]
+      assert_equal 1,
+                   Suite.load(write_suite("engine" => "native", "rates" => "auto", "slo" => "p99<=1s", "probe_s" => 1))["probe_s"]
+      message, where = refused({ "rates" => "auto", "slo" => "p99<=1s", "probe_s" => 0.1 }, /^probe_s:/)
+      assert_equal "#{where} probe_s must be a finite number of seconds from 0.5 up to 10, got 0.1", message
+    end
+
     def test_bad_rates_name_the_key
       message, where = refused({ "rates" => [100, 0] }, /^- 0$/)
       assert_equal "#{where} rates.1 must be a finite number of requests per second above 0, got 0", message

@@ -7,7 +7,9 @@ module Rackbench
   # one), probed open loop; the answer, the stored probes; a budget of one
   # search, and a memory budget no config fits.
   # /sleep/10 on one thread: rates near 100 req/s keep every probe at its
-  # shortest (2 s), where /sleep/50's 20 req/s made probes of 5 s and more.
+  # shortest, where /sleep/50's 20 req/s made probes of 5 s and more. The
+  # shortest is 1 s (--probe-s 1): a p50 decision needs 20 requests, and
+  # even the lowest rates searched (a few tens a second) bring more.
   class TuneCommandTest < Minitest::Test
     # A tune confirms its knee on a fresh start and re-probes unclear rates
     # (Tune::Knee): on a busy machine one search took past 240 s in a CI run.
@@ -22,7 +24,7 @@ module Rackbench
     # the median); what is checked here does not depend on where the knee lies.
     def test_a_grid_of_one_config_of_a_mix_searches_it_twice_and_stores_every_probe
       status, out, err = run_cli("tune", "--mix", "/hello=1,/sleep/10=1", "--slo", "p50<=50ms", "--workers", "0",
-                                 "--threads", "1", "--grid", "--searches", "2", "--results", tmpdir)
+                                 "--threads", "1", "--grid", "--searches", "2", "--probe-s", "1", "--results", tmpdir)
       assert_equal 0, status, "#{out}\n#{err}"
       assert_match %r{^rackbench tune: puma on rack mix /hello=1,/sleep/10=1}, out
       # The knee with where it lies: an interval from two searches, each on its own two deployments.
@@ -44,6 +46,7 @@ module Rackbench
       assert_equal [1, 2, 3, 4], probes.map { |m| m.repeats.first.deployment }.uniq.sort,
                    "each search's knee is probed again on a fresh deployment"
       assert(probes.all?(&:offered_rate_per_s), "each probe records its offered rate")
+      assert_the_probes_last_at_least_one_second(store, probes)
       sent = probes.max_by(&:requests).repeats.first.result.endpoints.to_h { |e| [e["name"], e["requests"]] }
       assert_equal %w[/hello /sleep/10], sent.keys.sort
       assert(sent.values.all?(&:positive?), "each probe sends every member of the mix: #{sent.inspect}")
@@ -53,11 +56,24 @@ module Rackbench
       store&.close
     end
 
+    # --probe-s 1, stored with the run: each probe's window (the engine's
+    # --duration) is 1 s, or long enough for a p50's 20 requests at its rate.
+    def assert_the_probes_last_at_least_one_second(store, probes)
+      assert_equal 1, store.run["settings"].dig("tune", "probe_s"), "the shortest probe asked for is the run's"
+      lengths = probes.map { |m| [m.offered_rate_per_s, m.repeats.first.result.command.join(" ")[/--duration (\S+)/, 1]] }
+      wanted = lengths.map do |rate, _|
+        seconds = (20 / rate.to_f).clamp(1, 10).round(1)
+        [rate, seconds == seconds.round ? "#{seconds.round}s" : "#{(seconds * 1000).round}ms"]
+      end
+      assert_equal wanted, lengths, "1 s probes, longer only where a rate brings fewer than 20 requests"
+    end
+
     # The answer is stored with the run: every report of it says it again,
     # and the html page draws the knee curve (one config: no heat map).
     def assert_the_reports_show_the_answer(run_id, sentence)
       _, table, = run_cli("report", run_id.to_s, "--results", tmpdir)
       assert_includes table.gsub("\n    ", " "), "Recommended: #{sentence}", "the table wraps long lines, indented"
+      assert_includes table.gsub("\n    ", " "), "1 to 10 s windows", "the settings say the probes' lengths"
       _, markdown, = run_cli("report", run_id.to_s, "--format", "markdown", "--results", tmpdir)
       assert_includes markdown, "**Recommended: #{sentence}**"
       _, path, = run_cli("report", run_id.to_s, "--format", "html", "--results", tmpdir)
@@ -78,7 +94,7 @@ module Rackbench
     def test_a_suite_file_names_what_to_tune_and_a_memory_budget_below_every_config_says_so
       path = suite("app: rack\nendpoints: [/sleep/10]\nservers:\n  - {server: unicorn, workers: 2}\n")
       status, out, err = run_cli("tune", path, "--slo", "p50<=60ms", "--workers", "1,2", "--budget", "1", "--memory", "1MB",
-                                 "--results", tmpdir)
+                                 "--probe-s", "1", "--results", tmpdir)
       assert_match %r{^rackbench tune: unicorn on .*/config.ru /sleep/10, p50 <= 60.0 ms, errors <= 0.1 %, memory <= 1 MB}, out
       assert_match(%r{^  unicorn x2: (knee|sustains) \d+ req/s}, out, "the design's first config, its largest, is searched")
       assert_equal 1, out.scan(/^  unicorn x/).size, "one search used the budget up: #{out}"
@@ -114,6 +130,8 @@ module Rackbench
       assert_match "--vary: cannot vary \"jit\"", err
       status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--searches", "1")
       assert_equal [2, "rackbench: --searches: want a whole number of at least 2, got \"1\""], [status, err.lines.last.strip]
+      status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--probe-s", "0.1")
+      assert_equal [2, "rackbench: --probe-s: want seconds from 0.5 to 10 s, got \"0.1\""], [status, err.lines.last.strip]
     end
   end
 end

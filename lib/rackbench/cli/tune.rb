@@ -5,7 +5,7 @@ require "json"
 module Rackbench
   module CLI
     # rackbench tune --endpoint PATH --slo 'p99<=100ms' [--server puma] [--app rack] [--memory 2GB]
-    #                [--budget 240|4m] [--grid] [--searches 3] [--results DIR|URL]
+    #                [--budget 240|4m] [--grid] [--searches 3] [--probe-s 2] [--results DIR|URL]
     # Prints the recommended config with its sustainable rate (and where its knee lies), how
     # sure the ranking is (against the runner-up), and every config tried; every probe is
     # stored as a run.
@@ -17,6 +17,7 @@ module Rackbench
         @server = "puma"
         @budget_s = 240
         @searches = Rackbench::Tune::Tuner::SEARCHES
+        @probe_s = Rackbench::Tune::Tuner::PROBE_S
         @grid = false
         @values = {}
         @vary = []
@@ -33,7 +34,8 @@ module Rackbench
         @out.puts headline
         tuner = Rackbench::Tune::Tuner.new(app: @app, endpoint: @endpoint, mix: @mix, workload: @workload, space: space,
                                            slo: @slo, store: store, supervisor: supervisor, budget_s: @budget_s, grid: @grid,
-                                           memory_bytes: @memory_bytes, searches: @searches, out: @out).run
+                                           memory_bytes: @memory_bytes, searches: @searches, probe_s: @probe_s,
+                                           out: @out).run
         print_answer(tuner)
       rescue SignalException => e
         supervisor&.stop_all
@@ -111,6 +113,11 @@ module Rackbench
                                 "(default 3, at least 2; a budgeted search stops earlier once the ranking is settled)") do |k|
           @searches = searches(k)
         end
+        opts.on("--probe-s SECONDS", "the shortest probe, #{probe_bounds_text} (default #{Rackbench::Tune::Tuner::PROBE_S}; " \
+                                     "a rate too slow for the SLO's percentile in it gets a longer one)") do |s|
+          @probe_s = probe_seconds(s)
+          @probe_s_given = true
+        end
       end
 
       # The server and the configs of it to try (Tune::Space).
@@ -136,6 +143,7 @@ module Rackbench
         suite = Suite.load(path)
         @app = suite.app_path unless @app_given
         @server = suite.server_configs.first["server"] unless @server_given
+        @probe_s = suite["probe_s"] unless @probe_s_given
         endpoints = suite.endpoints
         return if @endpoint || @mix
 
@@ -179,6 +187,15 @@ module Rackbench
         return value if value && value >= least
 
         raise ConfigError, "--searches: want a whole number of at least #{least}, got #{text.inspect}"
+      end
+
+      def probe_bounds_text = "#{Rackbench::Tune::Tuner::MIN_PROBE_S} to #{Rackbench::Tune::Tuner::MAX_PROBE_S} s"
+
+      def probe_seconds(text)
+        value = Float(text, exception: false)
+        return value if value&.between?(Rackbench::Tune::Tuner::MIN_PROBE_S, Rackbench::Tune::Tuner::MAX_PROBE_S)
+
+        raise ConfigError, "--probe-s: want seconds from #{probe_bounds_text}, got #{text.inspect}"
       end
 
       def seconds(text)

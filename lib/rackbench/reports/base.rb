@@ -184,8 +184,8 @@ module Rackbench
 
       # A tune run's probes (Tune::Tuner) and what its knee's interval means.
       def tune_settings_text(tune)
-        "tune probes: open loop, #{tune["arrivals"]} arrivals, #{tune["probe_s"]} to #{tune["max_probe_s"]} s windows " \
-          "(long enough for #{tune["probe_requests"]} requests) after #{tune["probe_warmup_s"]} s warm-up; each rate " \
+        "tune probes: open loop, #{tune["arrivals"]} arrivals, #{format("%g", tune["probe_s"])} to #{tune["max_probe_s"]} s " \
+          "windows (long enough for #{tune["probe_requests"]} requests) after #{tune["probe_warmup_s"]} s warm-up; each rate " \
           "probed until its pass or miss is clear (at most #{Tune::Knee::TRIES} probes); each search's knee confirmed " \
           "on a fresh deployment#{searches_text(tune)}"
       end

@@ -80,7 +80,7 @@ module Rackbench
         @out&.puts "rates: auto: the knee of each config on #{name} under #{@slo}"
         tuner = Tuner.new(app: @suite["app"], workload: workload, space: FixedSpace.new(@suite.server_configs), slo: @slo,
                           store: @store, supervisor: @supervisor, budget_s: 0, grid: true, searches: @suite["searches"],
-                          out: @out).run
+                          probe_s: @suite["probe_s"], out: @out).run
         knees = tuner.outcomes.select(&:rate).map do |o|
           { "endpoint" => name, "config" => o.label, "rate" => o.rate, "interval" => o.ci&.to_a&.first(2),
             "searches" => o.searches, "tune_run" => tuner.run_id }

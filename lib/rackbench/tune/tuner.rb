@@ -56,7 +56,12 @@ module Rackbench
       # the capacity, so it could not come within the search's resolution.
       SCREEN = 0.8
 
+      # The shortest probe, unless the command (--probe-s) or the suite
+      # (probe_s:) says otherwise: from MIN_PROBE_S to MAX_PROBE_S. A rate
+      # whose SLO percentile needs more requests than it brings in the
+      # shortest probe gets a longer one (probe_s).
       PROBE_S = 2
+      MIN_PROBE_S = 0.5
       MAX_PROBE_S = 10
       PROBE_WARMUP_S = 0.5
       # The estimate's clients: twice the config's threads (workers x threads),
@@ -69,7 +74,7 @@ module Rackbench
       # against a weighted mix of endpoints served at once (Traffic), or
       # workload: a suite's "endpoints" (one) and "mix" keys as they are.
       def initialize(app:, space:, slo:, store:, supervisor:, budget_s:, endpoint: nil, mix: nil, workload: nil,
-                     grid: false, memory_bytes: nil, out: nil, searches: SEARCHES)
+                     grid: false, memory_bytes: nil, out: nil, searches: SEARCHES, probe_s: PROBE_S)
         @app = app
         @workload = workload || workload_of(endpoint, mix)
         @space = space
@@ -79,6 +84,7 @@ module Rackbench
         @budget_s = budget_s
         @grid = grid
         @searches = searches
+        @probe_s = probe_s
         @memory_bytes = memory_bytes
         @out = out
         @outcomes = []
@@ -128,7 +134,7 @@ module Rackbench
       def settings
         { "slo" => @slo.to_s, "budget_s" => @budget_s, "grid" => @grid, "server" => @space.server,
           "space" => @space.knobs, "memory_bytes" => @memory_bytes,
-          "probe_s" => PROBE_S, "max_probe_s" => MAX_PROBE_S, "probe_requests" => @slo.requests_needed,
+          "probe_s" => @probe_s, "max_probe_s" => MAX_PROBE_S, "probe_requests" => @slo.requests_needed,
           "probe_warmup_s" => PROBE_WARMUP_S, "arrivals" => "poisson", "searches" => @searches,
           "deployments" => 2 * @searches }
       end
@@ -269,7 +275,7 @@ module Rackbench
       end
 
       # Long enough for the SLO's percentile: its requests_needed at this rate, within bounds.
-      def probe_s(rate) = (@slo.requests_needed / rate.to_f).clamp(PROBE_S, MAX_PROBE_S).round(1)
+      def probe_s(rate) = (@slo.requests_needed / rate.to_f).clamp(@probe_s, MAX_PROBE_S).round(1)
 
       # Open loop needs a connection free for every request in flight: the
       # rate times the SLO's latency, twice over, within bounds.
