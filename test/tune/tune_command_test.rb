@@ -88,20 +88,24 @@ module Rackbench
 
     def suite(text) = File.join(tmpdir, "suite.yml").tap { |path| File.write(path, text) }
 
-    # The suite's app, endpoint and server are what is tuned; a budget used
+    # The suite's app, endpoint, server and shortest probe are what is tuned; a budget used
     # up by the first search ends there; and a memory budget below every
     # config's PSS is one clear message, exit 3.
     def test_a_suite_file_names_what_to_tune_and_a_memory_budget_below_every_config_says_so
-      path = suite("app: rack\nendpoints: [/sleep/10]\nservers:\n  - {server: unicorn, workers: 2}\n")
+      path = suite("app: rack\nendpoints: [/sleep/10]\nprobe_s: 1\nservers:\n  - {server: unicorn, workers: 2}\n")
       status, out, err = run_cli("tune", path, "--slo", "p50<=60ms", "--workers", "1,2", "--budget", "1", "--memory", "1MB",
-                                 "--probe-s", "1", "--results", tmpdir)
+                                 "--results", tmpdir)
       assert_match %r{^rackbench tune: unicorn on .*/config.ru /sleep/10, p50 <= 60.0 ms, errors <= 0.1 %, memory <= 1 MB}, out
       assert_match(%r{^  unicorn x2: (knee|sustains) \d+ req/s}, out, "the design's first config, its largest, is searched")
       assert_equal 1, out.scan(/^  unicorn x/).size, "one search used the budget up: #{out}"
       assert_equal 3, status, "#{out}\n#{err}"
       assert_match(/every config that met the SLO is over --memory 1 MB: the smallest, unicorn x2, used \d+ MB PSS/, out)
       assert_match(/^\(1 configs tried in \d+ s: 1 searched, 0 screened out;/, out)
+      store = Store.new(tmpdir)
+      assert_equal 1, store.run["settings"].dig("tune", "probe_s"), "the suite's probe_s: is the search's"
       assert_nothing_left
+    ensure
+      store&.close
     end
 
     def test_a_suite_with_several_endpoints_and_no_mix_asks_for_one
