@@ -147,7 +147,9 @@ module Rackbench
                                    "--deployments", "1", "--results", results, chdir: app)
       refute_includes [2, 5], status.exitstatus, out
       assert_match(%r{^A Gemfile: puma +/version +2 }, out)
-      bundles = JSON.parse(run_cli("report", "--results", results, "--format", "json")[1])["run"]["machine"]["app_bundles"]
+      status, json, err = run_cli("report", "--results", results, "--format", "json")
+      assert_equal 0, status, err
+      bundles = JSON.parse(json)["run"]["machine"]["app_bundles"]
       assert_equal %w[3.2.0 4.2.1], bundles.values.map { |b| b["gems"]["sinatra"] }.sort, bundles.keys.inspect
       assert_nothing_left(pid)
     end
