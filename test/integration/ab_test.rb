@@ -14,13 +14,13 @@ module Rackbench
   # 10 a start's throughput still wandered by 20 % (log sd 0.19 over 3 starts
   # of 1 s windows in one CI run). These tests check the plumbing (two versions
   # deployed, measured, paired and judged; the exit status), so they use few
-  # starts and a slower version twice as slow, whose regression such a
+  # starts and a slower version four times as slow, whose regression such a
   # spread cannot hide; how the verdict is decided, down to a tenth, is
   # test/results/regression_test.rb's. The revision four times as slow needs
   # three starts (its interval, Student t on two degrees of freedom, must
   # clear the 5 % threshold at such a spread: log ratio 1.39 against a
   # half-width of about 0.7 at a log sd of 0.19 a start; twice as slow took
-  # four starts, two more server starts and windows a version); it is also
+  # four starts, a server start and a window more a version); it is also
   # the test of revisions (one regression measured, where two tests
   # measured one each: of two folders, and of revisions).
   # Two like versions (the test of folders) need two starts, the fewest
