@@ -51,7 +51,7 @@ module Rackbench
         endpoints: [/]
         concurrency: [8]
         duration_s: 1
-        warmup_s: 0.25
+        warmup_s: 0.5
         servers:
           - {server: puma, threads: 16}
       YAML
@@ -84,15 +84,12 @@ module Rackbench
 
     private
 
-    # What Actions gives every step: the job's env (its caps lowered to keep
-    # this short: ab's 3 starts of a version one window each, where 2 windows
-    # cost 6 more windows and nothing this test checks reads the second), its
-    # files, PATH.
+    # What Actions gives every step: the job's env (its caps lowered to keep this short), its files, PATH.
     def runner_env(job, base, head)
       temp = FileUtils.mkdir_p(File.join(tmpdir, "runner")).first
       files = %w[GITHUB_ENV GITHUB_STEP_SUMMARY].to_h { |k| [k, File.join(temp, k.downcase).tap { |f| FileUtils.touch(f) }] }
       job.fetch("env", {}).transform_values(&:to_s).merge(files).merge(
-        "RACKBENCH_CALIBRATE_STARTS" => "2", "RACKBENCH_MAX_STARTS" => "3", "RACKBENCH_MAX_WINDOWS" => "1",
+        "RACKBENCH_CALIBRATE_STARTS" => "2", "RACKBENCH_MAX_STARTS" => "3", "RACKBENCH_MAX_WINDOWS" => "2",
         "RUNNER_TEMP" => temp,
         "PATH" => "#{File.join(ROOT, "bin")}:#{ENV.fetch("PATH")}",
         "EXPRESSIONS" => { "github.event.pull_request.base.sha" => base, "github.event.pull_request.head.sha" => head }
