@@ -42,10 +42,20 @@ module Rackbench
     # it (here, on purpose: the port chooser hands out a port held open): the
     # start is tried again on a fresh port.
     def test_a_port_taken_between_choosing_and_binding_is_chosen_again
+      start_on_a_taken_port_first("webrick")
+    end
+
+    # Thin (EventMachine) says so in words of its own: "no acceptor (port is
+    # in use or requires root privileges)".
+    def test_a_port_taken_before_thin_binds_it_is_chosen_again
+      start_on_a_taken_port_first("thin")
+    end
+
+    def start_on_a_taken_port_first(server)
       taken = TCPServer.new("127.0.0.1", 0)
       handed = [taken.addr[1]]
       chooser = Servers::Base.method(:free_port)
-      Servers::Base.stub(:free_port, -> { handed.shift || chooser.call }) { deploy({ "server" => "webrick" }) }
+      Servers::Base.stub(:free_port, -> { handed.shift || chooser.call }) { deploy({ "server" => server }) }
       refute_equal taken.addr[1], @deployment.target("/hello").port, "the second start chose another port"
       status, = Readiness.get(@deployment.target("/hello"))
       assert_equal 200, status

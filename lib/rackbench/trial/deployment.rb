@@ -51,8 +51,10 @@ module Rackbench
 
     # A port rackbench chose was taken by another process between choosing and
     # binding: the start is tried again on fresh ports (never for a port the
-    # suite names).
-    PORT_TAKEN = /Address already in use|EADDRINUSE/
+    # suite names). Thin (EventMachine) says "no acceptor (port is in use or
+    # requires root privileges)": a loopback port above 1024 needs no root, so
+    # it was in use (a whole-suite run beside a one-core hog saw it once).
+    PORT_TAKEN = /Address already in use|EADDRINUSE|no acceptor \(port is in use/
     START_ATTEMPTS = 3
 
     # Starts every instance at once, waits until each answers HTTP, then starts
