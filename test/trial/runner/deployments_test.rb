@@ -82,6 +82,18 @@ module Rackbench
         assert_nil live.trial_of(@plan.cells.first)
       end
 
+      def test_retiring_every_config_at_once_stops_each_ones_processes
+        @suite = Suite.load(write_suite("endpoints" => ["/hello"], "servers" => [{ "server" => "puma", "threads" => 1 },
+                                                                                 { "server" => "puma", "threads" => 2 }]))
+        @plan = Plan.new(@suite)
+        live = deployments
+        pids = @plan.cells.map { |cell| live.live_for(cell, 1).trial.pids }
+        assert(pids.all? { |p| running?(p) })
+        live.retire_all
+        pids.each { |p| refute running?(p), "a config's deployment left running: #{p}" }
+        assert(@plan.cells.all? { |cell| live.trial_of(cell).nil? })
+      end
+
       def test_a_start_that_fails_fails_every_open_cell_of_its_server_config
         live = deployments(Commands.new(ServiceError.new("setup: bin/rails db:setup failed", log_tail: "no database")))
         assert_nil live.live_for(@plan.cells.first, 1)
