@@ -17,9 +17,9 @@ module Rackbench
     # alone (ratio: turns): the breakdown reads only them, so a duet ratio
     # window a start (the default's: 5 s of both servers at once on
     # /fibonacci/33) would be measured for nothing.
-    def run_suite(endpoint, servers, duration_s: 3, starts: 1, concurrency: [4])
+    def run_suite(endpoint, servers, duration_s:, warmup_s:, starts: 1, concurrency: [4])
       path = write_suite("engine" => "native", "explain" => true, "endpoints" => [endpoint], "concurrency" => concurrency,
-                         "duration_s" => duration_s, "warmup_s" => 1, "servers" => servers,
+                         "duration_s" => duration_s, "warmup_s" => warmup_s, "servers" => servers,
                          "repeats" => starts, "deployments" => starts, "ratio" => "turns")
       store = Store.new(tmpdir)
       run_id = Runner.new(Suite.load(path), store: store).run
@@ -35,11 +35,13 @@ module Rackbench
     # c=4 on 1 thread: each request waits for the 3 ahead of it (queue about 3x
     # app); on 4 threads none waits. The html report's chart per config draws
     # the same split against concurrency: on 1 thread the queue part grows
-    # from c=1 to c=4.
+    # from c=1 to c=4. 1.5 s windows after 0.5 s of warm-up (the four
+    # clients queue from their first requests): 30 requests each on 1
+    # thread, and the split of a 50 ms sleep varies little between them.
     def test_on_sleep_one_thread_queues_three_requests_and_four_threads_queue_none
       charts = nil
       by_threads = run_suite("/sleep/50", [{ "server" => "puma", "threads" => 1 }, { "server" => "puma", "threads" => 4 }],
-                             concurrency: [1, 4]) do |run, measurements|
+                             duration_s: 1.5, warmup_s: 0.5, concurrency: [1, 4]) do |run, measurements|
         charts = Charts::Page.new(run, measurements).why.flat_map(&:last)
         assert_stacked_svgs(charts)
       end
@@ -76,9 +78,12 @@ module Rackbench
     # took 87 ms, inside one slice, so 4 threads ran it one after another): with 4
     # threads the requests take turns on the GVL inside the app.
     def test_on_fibonacci_app_time_with_four_threads_rises_above_one_threads
-      # two starts each, so one start that stalled cannot decide it
+      # two starts each, so one start that stalled cannot decide it. 4 s
+      # windows after 1 s of warm-up: 4 threads finish their first requests
+      # together, after about 0.9 s of the server's CPU (a server starved to
+      # 0.5 s of CPU in a window completes none)
       by_threads = run_suite("/fibonacci/33", [{ "server" => "puma", "threads" => 1 }, { "server" => "puma", "threads" => 4 }],
-                             duration_s: 4, starts: 2)
+                             duration_s: 4, warmup_s: 1, starts: 2)
 
       one = by_threads.fetch(1).app_ms(50)
       four = by_threads.fetch(4).app_ms(50)
