@@ -46,7 +46,7 @@ module Rackbench
           doc: "offered open-loop rates, each a level of every cell; or auto: found from each config's knee under slo:"),
       key("slo", :string, doc: "rates: auto's bound, as tune's --slo: 'p99<=200ms' or 'p99<=200ms,errors<=1%'"),
       key("searches", :whole, min: 2, default: 3, doc: "rates: auto's knee searches per config, each on two fresh starts"),
-      key("probe_s", :number, min: Tune::Tuner::MIN_PROBE_S, max: Tune::Tuner::MAX_PROBE_S, default: Tune::Tuner::PROBE_S,
+      key("probe_s", :number, min: 0.5, max: 10, default: 2,
                               unit: "seconds",
                               doc: "rates: auto's (and tune's) shortest knee probe; longer where the SLO's percentile needs it"),
       key("arrivals", :one_of, values: %w[auto uniform poisson],

@@ -59,10 +59,11 @@ module Rackbench
       # The shortest probe, unless the command (--probe-s) or the suite
       # (probe_s:) says otherwise: from MIN_PROBE_S to MAX_PROBE_S. A rate
       # whose SLO percentile needs more requests than it brings in the
-      # shortest probe gets a longer one (probe_s).
-      PROBE_S = 2
-      MIN_PROBE_S = 0.5
-      MAX_PROBE_S = 10
+      # shortest probe gets a longer one (probe_s). The default and bounds
+      # are the suite key's (Suite::KEYS), which tune SUITE.yml and rates: auto read.
+      PROBE_S = Suite::KEYS.fetch("probe_s").default
+      MIN_PROBE_S = Suite::KEYS.fetch("probe_s").min
+      MAX_PROBE_S = Suite::KEYS.fetch("probe_s").max
       PROBE_WARMUP_S = 0.5
       # The estimate's clients: twice the config's threads (workers x threads),
       # so a large config's capacity is not capped by the clients, within bounds.
