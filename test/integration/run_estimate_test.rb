@@ -66,9 +66,10 @@ module Rackbench
       factor = first["taken_s"] / first["done_s"]
       reach = ((first["done_s"] - first["first_look_s"]) / (first["cap_s"] - first["first_look_s"])).clamp(0.0, 1.0)
       low = planned.first_look_s
+      # (Its check that the figure is not the plan's first look as it is went: guarded by the pace alone, it
+      # failed where a pace of 0.93 and the reach put the figure back within 0.2 s of it, 8.58 against 8.4;
+      # guarded by this figure, it would follow from the line below.)
       assert_in_delta factor * (low + (reach * (planned.cap_s - low))), second["about_s"], 0.2
-      # (where the pace moves the figure by more than the tolerance above: a factor of 1.07 moves 2.9 s by 0.19 s)
-      refute_in_delta low, second["about_s"], 0.2, "not the plan as it is" if ((factor - 1) * low).abs > 0.4
     end
   end
 end
