@@ -38,8 +38,11 @@ module Rackbench
       assert Trend.new(rates.last(SteadyWarmup::POINTS)).flat?, "its last seconds have no trend: #{rates.inspect}"
       assert_operator rates.first * 2, :<, repeat.requests_per_s,
                       "the measured window (#{repeat.requests_per_s.round} req/s) is past the slow start (#{rates.inspect})"
+      # A window begun inside the slow seconds rises by 40 % or more over its 3 s (the sleep falls from
+      # 7 ms or more to 5); beside a CPU hog a warm one once rose 595 -> 620 -> 648 (9 %) as the machine's
+      # load eased, which the 5 % a warm-up reads as flat called rising.
       measured = repeat.result.series.map { |p| p["requests"] }
-      refute Trend.new(measured).rising?, "the window itself is not still warming: #{measured.inspect}"
+      refute Trend.new(measured).rising?(within: 0.2), "the window itself is not still warming: #{measured.inspect}"
       assert_nothing_left
     ensure
       store&.close
