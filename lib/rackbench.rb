@@ -132,6 +132,7 @@ module Rackbench
   autoload :Proxies, "rackbench/targets/proxies"
   autoload :Services, "rackbench/targets/services"
   autoload :Deployment, "rackbench/trial/deployment"
+  autoload :SideBySide, "rackbench/trial/side_by_side"
   autoload :Trial, "rackbench/trial/trial"
   autoload :AnswerRule, "rackbench/trial/answer_rule"
   autoload :AppBundle, "rackbench/targets/app_bundle"

@@ -169,16 +169,7 @@ module Rackbench
     def stop_instances(instances)
       return instances.each { |c| server.stop(@supervisor, c) } if instances.size < 2 || !local?
 
-      threads = instances.map do |c|
-        Thread.new { server.stop(@supervisor, c) }.tap { |t| t.report_on_exception = false }
-      end
-      errors = threads.filter_map do |t|
-        t.join
-        nil
-      rescue StandardError => e
-        e
-      end
-      raise errors.first if errors.any?
+      SideBySide.each(instances) { |c| server.stop(@supervisor, c) }
     end
 
     # The last logs of a deployment on a host; a host that cannot be reached keeps them.

@@ -66,14 +66,7 @@ module Rackbench
         trials = keys.filter_map { |key| @live.delete(key)&.trial }
         return trials.each(&:stop) if trials.size < 2 || @fleet
 
-        threads = trials.map { |trial| Thread.new { trial.stop }.tap { |t| t.report_on_exception = false } }
-        errors = threads.filter_map do |t|
-          t.join
-          nil
-        rescue StandardError => e
-          e
-        end
-        raise errors.first if errors.any?
+        SideBySide.each(trials, &:stop)
       end
 
       def retire_except(keys) = retire(@live.keys - keys)
