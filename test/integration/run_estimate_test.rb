@@ -66,9 +66,6 @@ module Rackbench
       factor = first["taken_s"] / first["done_s"]
       reach = ((first["done_s"] - first["first_look_s"]) / (first["cap_s"] - first["first_look_s"])).clamp(0.0, 1.0)
       low = planned.first_look_s
-      # (Its check that the figure is not the plan's first look as it is went: guarded by the pace alone, it
-      # failed where a pace of 0.93 and the reach put the figure back within 0.2 s of it, 8.58 against 8.4;
-      # guarded by this figure, it would follow from the line below.)
       assert_in_delta factor * (low + (reach * (planned.cap_s - low))), second["about_s"], 0.2
     end
   end
