@@ -51,16 +51,62 @@ module Rackbench
       start_on_a_taken_port_first("thin")
     end
 
-    def start_on_a_taken_port_first(server)
-      taken = TCPServer.new("127.0.0.1", 0)
-      handed = [taken.addr[1]]
+    # The process that took the port answers HTTP itself (in a whole-suite run,
+    # another test's server serving the same app): its answer is not the
+    # server's readiness, and the start is tried again on a fresh port rather
+    # than the load going to it while the server dies of "Address already in use".
+    def test_a_taken_port_whose_holder_answers_is_chosen_again
+      holder = answering_holder
+      start_on_a_taken_port_first("webrick", taken: holder.server)
+      assert_equal 1, holder.answers.size, "the holder answered the first readiness check, and only that"
+      assert_equal 1, @deployment.children.size
+      assert_includes Procfs.listening_pids(@deployment.target("/hello").port), @deployment.children.first.pid
+    ensure
+      holder&.close
+    end
+
+    def test_a_port_the_suite_names_answered_by_another_process_is_an_error_naming_that_process
+      holder = answering_holder
+      error = assert_raises(ServiceError) { deploy({ "server" => "webrick", "port" => holder.server.addr[1] }) }
+      assert_match(/port #{holder.server.addr[1]} is held by another process \(pid #{Process.pid}, /, error.message)
+    ensure
+      holder&.close
+    end
+
+    # A TCP listener in this process that answers every request "hello world",
+    # as the rack app would; answers lists the requests it answered.
+    Holder = Struct.new(:server, :thread, :answers) do
+      def close
+        thread.kill.join
+        server.close
+      end
+    end
+
+    def answering_holder
+      server = TCPServer.new("127.0.0.1", 0)
+      answers = Queue.new
+      thread = Thread.new do
+        loop do
+          client = server.accept
+          answers << client.readpartial(4096)
+          client.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 11\r\n" \
+                       "Connection: close\r\n\r\nhello world")
+          client.close
+        end
+      end
+      Holder.new(server, thread, answers)
+    end
+
+    def start_on_a_taken_port_first(server, taken: nil)
+      held = taken || TCPServer.new("127.0.0.1", 0)
+      handed = [held.addr[1]]
       chooser = Servers::Base.method(:free_port)
       Servers::Base.stub(:free_port, -> { handed.shift || chooser.call }) { deploy({ "server" => server }) }
-      refute_equal taken.addr[1], @deployment.target("/hello").port, "the second start chose another port"
+      refute_equal held.addr[1], @deployment.target("/hello").port, "the second start chose another port"
       status, = Readiness.get(@deployment.target("/hello"))
       assert_equal 200, status
     ensure
-      taken&.close
+      held&.close unless taken
     end
 
     def test_a_port_the_suite_names_is_not_chosen_again_when_taken

@@ -54,7 +54,9 @@ module Rackbench
     # suite names). Thin (EventMachine) says "no acceptor (port is in use or
     # requires root privileges)": a loopback port above 1024 needs no root, so
     # it was in use (a whole-suite run beside a one-core hog saw it once).
-    PORT_TAKEN = /Address already in use|EADDRINUSE|no acceptor \(port is in use/
+    # A readiness check answered by another process that holds the port
+    # (check_port_holder) is a port taken too.
+    PORT_TAKEN = /Address already in use|EADDRINUSE|no acceptor \(port is in use|held by another process/
     START_ATTEMPTS = 3
 
     # Starts every instance at once, waits until each answers HTTP, then starts
@@ -82,6 +84,7 @@ module Rackbench
       @boot_sampler = Sampler.new(root_pids: children.map(&:pid)).start if local?
       started.each do |child, bind|
         Readiness.wait(ready_target(bind), child: child, timeout_s: @ready_timeout_s, app_dir: app_dir, log_root: @log_root)
+        check_port_holder(bind, child, [child.pid, *server.extra_pids(child)])
         @ready_answers += 1
       end
       @boot_sampler&.take # ready: the workers have forked (at the sampler's own 0.5 s pace, as a window's, otherwise)
@@ -209,8 +212,26 @@ module Rackbench
       argv = proxy.command(bind: bind, backends: backends, dir: @dir)
       child = spawn(argv, "proxy #{proxy.label}", File.join(@dir, "proxy.log"), {}, @dir)
       Readiness.wait(bind.target, child: child, timeout_s: @ready_timeout_s, log_root: @log_root)
+      check_port_holder(bind, child, [child.pid])
       @ready_answers += 1
       bind
+    end
+
+    # The readiness check was answered by child's own tree, not by another
+    # process that took the port between rackbench choosing it and child
+    # binding it: a JVM binds 10-30 s after its start on a loaded machine, and
+    # a whole-suite run saw Trinidad's check answered by another test's server
+    # (the same app), then Trinidad die of "Address already in use" during the
+    # load. Raised as a port taken, so a port rackbench chose is chosen again.
+    def check_port_holder(bind, child, roots)
+      return unless local? && !bind.unix?
+
+      others = Procfs.foreign_listeners(bind.port, Sampler.new(root_pids: roots).tree_pids)
+      return if others.empty?
+
+      holders = others.map { |pid| pid ? "pid #{pid}, #{Procfs.process_stat(pid)&.comm}" : "a process not readable here" }
+      raise ServiceError.new("#{child.name}: port #{bind.port} is held by another process (#{holders.join("; ")}), " \
+                             "which answered the readiness check", log_tail: child.log_tail)
     end
 
     # malloc: jemalloc is in use only where the library is mapped: in every

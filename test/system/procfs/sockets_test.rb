@@ -49,6 +49,18 @@ module Rackbench
       refute_includes Procfs.listening_socket_inodes, connection
     end
 
+    # What listens on a port besides a set of processes: nothing when they
+    # hold the listener, their holder when another process does.
+    def test_a_listener_of_another_process_is_foreign_and_named_by_its_pid
+      port = keep(TCPServer.new("127.0.0.1", 0)).addr[1]
+      assert_empty Procfs.foreign_listeners(port, [Process.pid])
+      assert_equal [Process.pid], Procfs.foreign_listeners(port, [Process.ppid])
+      closed = TCPServer.new("127.0.0.1", 0)
+      closed_port = closed.addr[1]
+      closed.close
+      assert_empty Procfs.foreign_listeners(closed_port, [Process.ppid]), "nothing listens there"
+    end
+
     def inode(socket) = File.stat("/proc/self/fd/#{socket.fileno}").ino
 
     def test_a_unix_listener_is_not_held_and_its_accepted_connection_is

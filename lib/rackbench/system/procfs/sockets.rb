@@ -18,8 +18,28 @@ module Rackbench
     module_function
 
     # Pids holding a socket that listens on port (IPv4 or IPv6, any address).
-    def listening_pids(port, proc_dir: DIR)
-      inodes = %w[tcp tcp6].flat_map { |table| listening_inodes(read("#{proc_dir}/net/#{table}").to_s, port) }
+    def listening_pids(port, proc_dir: DIR) = holders(port_listener_inodes(port, proc_dir), proc_dir)
+
+    # The inodes of the sockets that listen on port (IPv4 or IPv6, any address).
+    def port_listener_inodes(port, proc_dir = DIR)
+      %w[tcp tcp6].flat_map { |table| listening_inodes(read("#{proc_dir}/net/#{table}").to_s, port) }
+    end
+
+    # What listens on port besides the processes pids: [] when they hold every
+    # socket listening there (or none listens), else the pids of the other
+    # holders, or [nil] for a holder this user cannot see. Reads only pids'
+    # files unless another socket listens there.
+    #
+    #   Procfs.foreign_listeners(41234, [900, 901])   # => [812]: another process answers on 41234
+    def foreign_listeners(port, pids, proc_dir: DIR)
+      others = port_listener_inodes(port, proc_dir) - socket_inodes_of(pids, proc_dir)
+      return [] if others.empty?
+
+      found = holders(others, proc_dir) - pids
+      found.empty? ? [nil] : found
+    end
+
+    def holders(inodes, proc_dir)
       return [] if inodes.empty?
 
       links = inodes.map { |inode| "socket:[#{inode}]" }
