@@ -135,7 +135,11 @@ module Rackbench
       status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--searches", "1")
       assert_equal [2, "rackbench: --searches: want a whole number of at least 2, got \"1\""], [status, err.lines.last.strip]
       status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--probe-s", "0.1")
-      assert_equal [2, "rackbench: --probe-s: want seconds from 0.5 to 10 s, got \"0.1\""], [status, err.lines.last.strip]
+      assert_equal [2, "rackbench: --probe-s must be a finite number of seconds from 0.5 up to 10, got \"0.1\""],
+                   [status, err.lines.last.strip]
+      status, _, err = run_cli("tune", "--endpoint", "/hello", "--slo", "p99<=1s", "--probe-s", "soon")
+      assert_equal [2, "rackbench: --probe-s must be a finite number of seconds from 0.5 up to 10, got \"soon\""],
+                   [status, err.lines.last.strip]
     end
   end
 end

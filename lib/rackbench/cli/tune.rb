@@ -191,11 +191,14 @@ module Rackbench
 
       def probe_bounds_text = "#{Rackbench::Tune::Tuner::MIN_PROBE_S} to #{Rackbench::Tune::Tuner::MAX_PROBE_S} s"
 
+      # --probe-s holds to the suite key probe_s's bounds (Suite::KEYS), in its words.
       def probe_seconds(text)
+        knob = Suite::KEYS.fetch("probe_s")
         value = Float(text, exception: false)
-        return value if value&.between?(Rackbench::Tune::Tuner::MIN_PROBE_S, Rackbench::Tune::Tuner::MAX_PROBE_S)
+        problem = value ? knob.problem(value) : "must be #{knob.expectation}"
+        raise ConfigError, "--probe-s #{problem}, got #{text.inspect}" if problem
 
-        raise ConfigError, "--probe-s: want seconds from #{probe_bounds_text}, got #{text.inspect}"
+        value
       end
 
       def seconds(text)
