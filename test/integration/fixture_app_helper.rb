@@ -12,9 +12,24 @@ module Rackbench
   module FixtureAppHelper
     BIN = File.join(ROOT, "bin", "rackbench")
 
+    # Copies installed once a test file (each file runs in a Ruby of its own), by fixture name.
+    def self.installed = (@installed ||= {})
+
     # The copied app's folder; bundle_config: `bundle config` pairs set first (without: falcon).
-    def fixture_app(name, bundle_config: {})
-      dir = File.join(tmpdir, name)
+    def fixture_app(name, bundle_config: {}) = install_fixture(name, File.join(tmpdir, name), bundle_config: bundle_config)
+
+    # The test's own copy of a fixture app whose bundle was installed once
+    # for the test file, where each test would install it again.
+    def installed_fixture_app(name)
+      installed = FixtureAppHelper.installed[name] ||= begin
+        kept = Dir.mktmpdir("rackbench-#{name}")
+        Minitest.after_run { FileUtils.rm_rf(kept) }
+        install_fixture(name, File.join(kept, name))
+      end
+      File.join(tmpdir, name).tap { |dir| FileUtils.cp_r(installed, dir) }
+    end
+
+    def install_fixture(name, dir, bundle_config: {})
       FileUtils.cp_r(File.join(ROOT, "test", "fixtures", name), dir)
       Bundler.with_unbundled_env do
         bundle_config.each { |key, value| Open3.capture2e("bundle", "config", "set", "--local", key, value, chdir: dir) }

@@ -11,24 +11,7 @@ module Rackbench
   class InitTest < Minitest::Test
     include FixtureAppHelper
 
-    class << self
-      attr_accessor :installed_pooled
-    end
-
-    # The test's own copy of the pooled fixture app, copied from the one
-    # installed once a file (bundle install --local) where each test installed it.
-    def pooled_app
-      File.join(tmpdir, "pooled").tap { |dir| FileUtils.cp_r(installed_pooled, dir) }
-    end
-
-    def installed_pooled
-      self.class.installed_pooled ||= File.join(Dir.mktmpdir("rackbench-init"), "pooled").tap do |dir|
-        Minitest.after_run { FileUtils.rm_rf(File.dirname(dir)) }
-        FileUtils.cp_r(File.join(ROOT, "test", "fixtures", "pooled"), dir)
-        out, status = Bundler.with_unbundled_env { Open3.capture2e("bundle", "install", "--local", chdir: dir) }
-        assert status.success?, "bundle install --local of test/fixtures/pooled failed (bin/setup installs its gems):\n#{out}"
-      end
-    end
+    def pooled_app = installed_fixture_app("pooled")
 
     def init(app, *options)
       rackbench("init", app, "--results", File.join(tmpdir, "results"), *options, chdir: app)

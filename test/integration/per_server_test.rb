@@ -18,22 +18,10 @@ module Rackbench
     LIGHT = { "rate" => 50, "ratio" => "turns" }.freeze
 
     class << self
-      attr_accessor :installed_app, :failing_run
+      attr_accessor :failing_run
     end
 
-    # The test's own copy of the pooled fixture app, copied from the one installed once a file.
-    def pooled_app
-      File.join(tmpdir, "pooled").tap { |dir| FileUtils.cp_r(installed_app, dir) }
-    end
-
-    def installed_app
-      self.class.installed_app ||= File.join(Dir.mktmpdir("rackbench-per-server"), "pooled").tap do |dir|
-        Minitest.after_run { FileUtils.rm_rf(File.dirname(dir)) }
-        FileUtils.cp_r(File.join(ROOT, "test", "fixtures", "pooled"), dir)
-        out, status = Bundler.with_unbundled_env { Open3.capture2e("bundle", "install", "--local", chdir: dir) }
-        assert status.success?, "bundle install --local of test/fixtures/pooled failed (bin/setup installs its gems):\n#{out}"
-      end
-    end
+    def pooled_app = installed_fixture_app("pooled")
 
     def test_two_servers_that_each_need_their_own_variable_both_run_from_one_suite
       app = pooled_app

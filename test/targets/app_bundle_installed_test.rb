@@ -11,7 +11,7 @@ module Rackbench
     include FixtureAppHelper
 
     def test_an_optional_group_not_asked_for_is_not_installed_and_the_reason_says_how_to_add_it
-      bundle = AppBundle.for(File.join(fixture_app("pooled"), "config.ru"))
+      bundle = AppBundle.for(File.join(installed_fixture_app("pooled"), "config.ru"))
       assert bundle.gems.key?("falcon"), "falcon is in the Gemfile.lock"
       installed = bundle.installed
       assert_nil installed.problem
@@ -41,7 +41,7 @@ module Rackbench
     end
 
     def test_a_run_fails_a_server_whose_group_is_not_installed_before_starting_anything
-      app = fixture_app("pooled")
+      app = installed_fixture_app("pooled")
       store = Store.new(File.join(tmpdir, "results"))
       suite = Suite.load(fixture_suite(app, "env" => { "WEB_CONCURRENCY" => 0, "MAX_THREADS" => 2 }, "endpoints" => ["/health"],
                                             "servers" => [{ "server" => "puma", "threads" => 2 }, { "server" => "falcon" }]))
