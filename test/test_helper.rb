@@ -69,6 +69,16 @@ module Rackbench
       }.merge(extra).to_yaml
     end
 
+    # Writes each { relative path => text } under dir, its folders made; returns dir.
+    def write_files(files, dir = tmpdir)
+      files.each do |name, text|
+        path = File.join(dir, name)
+        FileUtils.mkdir_p(File.dirname(path))
+        File.write(path, text)
+      end
+      dir
+    end
+
     def write_suite(extra = {}, name = "suite.yml")
       path = File.join(tmpdir, name)
       File.write(path, suite_yaml(extra))

@@ -7,14 +7,7 @@ module Rackbench
   module Init
     # What init reads from an app's files, and what it says it could not.
     class DetectionTest < Minitest::Test
-      def app(files)
-        files.each do |name, text|
-          path = File.join(tmpdir, name)
-          FileUtils.mkdir_p(File.dirname(path))
-          File.write(path, text)
-        end
-        Detection.new(tmpdir)
-      end
+      def app(files) = Detection.new(write_files(files))
 
       def test_a_roda_apps_literal_routes_are_read_and_the_rest_is_named_as_not_read
         d = app("config.ru" => "require 'roda'\nclass App < Roda\n  route do |r|\n    r.root { 'hi' }\n    " \

@@ -12,14 +12,7 @@ module Rackbench
     # the variables servers stopped without (test/integration/init_test.rb
     # starts the servers).
     class StarterTest < Minitest::Test
-      def app(files)
-        files.each do |name, text|
-          path = File.join(tmpdir, name)
-          FileUtils.mkdir_p(File.dirname(path))
-          File.write(path, text)
-        end
-        Detection.new(tmpdir)
-      end
+      def app(files) = Detection.new(write_files(files))
 
       RAILS = {
         "config.ru" => "require_relative 'config/environment'\nrun Rails.application\n",
