@@ -79,6 +79,9 @@ module Rackbench
       dir
     end
 
+    # A config.ru of body in the test's folder; returns its path.
+    def write_rackup(body) = File.join(write_files("config.ru" => body), "config.ru")
+
     def write_suite(extra = {}, name = "suite.yml")
       path = File.join(tmpdir, name)
       File.write(path, suite_yaml(extra))

@@ -17,12 +17,6 @@ module Rackbench
       store&.close
     end
 
-    def write_app(body)
-      path = File.join(tmpdir, "config.ru")
-      File.write(path, body)
-      path
-    end
-
     def test_a_port_in_use_fails_the_cell_with_the_servers_own_words
       squatter = TCPServer.new("127.0.0.1", 0)
       run, cells = run_suite("servers" => [{ "server" => "puma", "threads" => 2, "port" => squatter.addr[1] },
@@ -37,7 +31,7 @@ module Rackbench
     end
 
     def test_a_server_that_never_becomes_ready_times_out_and_is_stopped
-      app = write_app("sleep 60\nrun ->(_) { [200, {}, ['late']] }\n")
+      app = write_rackup("sleep 60\nrun ->(_) { [200, {}, ['late']] }\n")
       spawned = []
       supervisor = Supervisor.new
       supervisor.define_singleton_method(:spawn) do |argv, **options|
@@ -54,7 +48,7 @@ module Rackbench
     end
 
     def test_a_server_that_dies_during_the_load_is_recorded_and_the_next_config_still_runs
-      app = write_app(<<~RUBY)
+      app = write_rackup(<<~RUBY)
         count = 0
         run lambda { |_env|
           count += 1

@@ -15,12 +15,6 @@ module Rackbench
       store&.close
     end
 
-    def write_app(body)
-      path = File.join(tmpdir, "config.ru")
-      File.write(path, body)
-      path
-    end
-
     def test_repeats_span_two_deployments_in_alternating_rounds_with_the_seed_recorded
       run, cells = run_suite("duration_s" => 0.3, "repeats" => 3, "deployments" => 2, "seed" => 5,
                              "ratio" => "turns", # the windows in turns alone: no ratio window between them
@@ -100,7 +94,7 @@ module Rackbench
       # One request at a time, 300 ms each: 6 clients leave a queue behind when a window ends.
       # 1 s windows: three answers each where 0.5 s gave one, and none on a starved CPU
       # (load 18 beside a one-core hog: "no request completed in the measured 0.5 s").
-      app = write_app(<<~RUBY)
+      app = write_rackup(<<~RUBY)
         lock = Mutex.new
         run lambda { |env|
           lock.synchronize { sleep 0.3 } unless env["PATH_INFO"] == "/hello"
@@ -118,7 +112,7 @@ module Rackbench
     def test_a_server_that_never_goes_idle_fails_its_cell_with_the_reason
       # The spinner raises its priority where it may (root), so a busy machine
       # cannot starve it into looking idle for a moment.
-      app = write_app(<<~RUBY)
+      app = write_rackup(<<~RUBY)
         spinning = false
         run lambda { |_env|
           unless spinning
