@@ -16,8 +16,25 @@ module Rackbench
     end
 
     def teardown
+      kill_and_reap(@end_at_teardown || [])
       (@tmpdirs || []).each { |d| FileUtils.rm_rf(d) }
       super
+    end
+
+    # pid, a process the test spawned, is killed and reaped at teardown if it is still there; returns pid.
+    def end_at_teardown(pid)
+      (@end_at_teardown ||= []) << pid
+      pid
+    end
+
+    # Kills (KILL) and reaps each of the test's own children in pids that is still there.
+    def kill_and_reap(pids)
+      pids.each do |pid|
+        Process.kill("KILL", pid)
+        Process.wait(pid)
+      rescue SystemCallError
+        nil
+      end
     end
 
     # How long a test waits for what a killed owner started to end: a safety

@@ -19,18 +19,7 @@ module Rackbench
                                         { "server" => "puma", "threads" => 4 }])
       log = File.join(tmpdir, "rackbench.log")
       pid = Process.spawn(BIN, "run", "--results", tmpdir, suite, out: log, err: log)
-      (@pids ||= []) << pid
-      pid
-    end
-
-    def teardown
-      (@pids || []).each do |pid|
-        Process.kill("KILL", pid)
-        Process.wait(pid)
-      rescue SystemCallError
-        nil
-      end
-      super
+      end_at_teardown(pid)
     end
 
     def stored_cells

@@ -15,19 +15,9 @@ module Rackbench
 
     def spawn_marked(owner_pid)
       pid = Process.spawn({ ProcessTable::OWNER_ENV => owner_pid.to_s }, "sleep", "300", pgroup: true)
-      (@spawned ||= []) << pid
+      end_at_teardown(pid)
       wait_until(message: "marked sleep started") { ProcessTable.owners.key?(pid) }
       pid
-    end
-
-    def teardown
-      (@spawned || []).each do |pid|
-        Process.kill("KILL", pid)
-        Process.wait(pid)
-      rescue SystemCallError
-        nil
-      end
-      super
     end
 
     def test_a_process_whose_rackbench_is_gone_is_an_orphan_and_is_ended
@@ -52,7 +42,7 @@ module Rackbench
     def test_an_owner_that_started_after_the_process_is_a_reused_pid_not_its_rackbench
       script = "sleep 300 & exec env #{ProcessTable::OWNER_ENV}=$! sleep 301"
       pid = Process.spawn("sh", "-c", script, pgroup: true)
-      (@spawned ||= []) << pid
+      end_at_teardown(pid)
       owner = wait_until(message: "marked") { ProcessTable.owners[pid] }
       assert ProcessTable.live?(owner)
       assert_includes Orphans.new.find.map(&:pid), pid

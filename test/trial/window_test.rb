@@ -120,12 +120,7 @@ module Rackbench
     end
 
     def stop(pids)
-      pids.each do |pid|
-        Process.kill("KILL", pid)
-        Process.wait(pid)
-      rescue Errno::ESRCH, Errno::ECHILD
-        nil
-      end
+      kill_and_reap(pids)
       pids.clear
     end
 
