@@ -45,7 +45,7 @@ typedef struct net_target {
     const net_ops_t *ops;
     int is_unix;
     int nodelay;                      /* set TCP_NODELAY on each socket */
-    char host[NET_HOST_MAX_BYTES];    /* for the Host header, with port when not 80 */
+    char host[NET_HOST_MAX_BYTES + 8]; /* for the Host header: a parsed host, "[]" round IPv6, ":PORT" when not 80 */
     char unix_path[NET_UNIX_PATH_MAX_BYTES];
     char *path;                       /* request path (and query), malloc'd */
     struct sockaddr_storage addr;
